@@ -1,0 +1,23 @@
+import type { Metadata, Viewport } from "next";
+import type { ReactNode } from "react";
+import { SiteHeader } from "@/components/site-header";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Milestone", template: "%s · Milestone" },
+  description:
+    "Brands hire creators for milestone deals. An AI checks each deliverable and USDC is paid on-chain in proportion to its score.",
+};
+
+export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <SiteHeader />
+        <main className="container">{children}</main>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,17 @@
+import Link from "next/link";
+
+// The top bar. The signed-in user, role switch and sign-out live in <AccountMenu>.
+export function SiteHeader() {
+  return (
+    <header className="header">
+      <div className="container">
+        <Link href="/" className="logo">
+          Mile<span>stone</span>
+        </Link>
+        <nav className="nav">
+          <Link href="/docs">API</Link>
+        </nav>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,309 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+// snake_case in SQL, camelCase in TS. Money is bigint USDC base units (6 decimals).
+// Scores are integer basis points (0..10000). The unique indexes below are what make
+// the contract's "exactly once" rules hold under concurrency.
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+const units = (name: string) => bigint(name, { mode: "bigint" });
+
+export const profileTypes = ["creator", "organization"] as const;
+export type ProfileType = (typeof profileTypes)[number];
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    email: text("email").notNull(),
+    profileType: text("profile_type").$type<ProfileType>().notNull().default("creator"),
+    /** EIP-55 checksummed; only set once proven (signature or identity token). */
+    walletAddress: text("wallet_address"),
+    walletSource: text("wallet_source").$type<"signature" | "identity_token">(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("users_issuer_subject_key").on(t.issuer, t.subject),
+    uniqueIndex("users_wallet_address_key").on(sql`lower(${t.walletAddress})`),
+    check("users_profile_type_check", sql`${t.profileType} in ('creator', 'organization')`),
+  ],
+);
+
+/** Server-issued nonces for wallet-linking messages (SIWE-style); each is used once. */
+export const walletNonces = pgTable("wallet_nonces", {
+  nonce: text("nonce").primaryKey(),
+  userId: uuid("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  usedAt: timestamp("used_at", { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const dealStatuses = ["open", "active", "completed", "cancelled"] as const;
+export type DealStatus = (typeof dealStatuses)[number];
+
+export const deals = pgTable(
+  "deals",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    brandId: uuid("brand_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    creatorId: uuid("creator_id").references(() => users.id, { onDelete: "set null" }),
+    /** When set, only the creator with this e-mail may accept the deal. */
+    inviteEmail: text("invite_email"),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    platform: text("platform").notNull().default("other"),
+    status: text("status").$type<DealStatus>().notNull().default("open"),
+    minScoreBps: integer("min_score_bps").notNull().default(5000),
+    budgetUnits: units("budget_units").notNull(),
+    /** Set on the demo starter deals; unique per brand so seeding is idempotent in the database. */
+    starterKey: text("starter_key"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("deals_brand_id_idx").on(t.brandId),
+    index("deals_creator_id_idx").on(t.creatorId),
+    uniqueIndex("deals_brand_starter_key").on(t.brandId, t.starterKey),
+    check("deals_status_check", sql`${t.status} in ('open', 'active', 'completed', 'cancelled')`),
+    check("deals_budget_check", sql`${t.budgetUnits} > 0`),
+    check("deals_min_score_check", sql`${t.minScoreBps} between 0 and 10000`),
+  ],
+);
+
+export type Requirements = {
+  hashtags: string[];
+  mentions: string[];
+  links: string[];
+  criteria: string[];
+};
+
+export const milestoneStatuses = ["pending", "submitted", "approved", "paid", "rejected"] as const;
+export type MilestoneStatus = (typeof milestoneStatuses)[number];
+
+export const milestones = pgTable(
+  "milestones",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    dealId: uuid("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    title: text("title").notNull(),
+    amountUnits: units("amount_units").notNull(),
+    requirements: jsonb("requirements").$type<Requirements>().notNull(),
+    dueAt: timestamp("due_at", { withTimezone: true }),
+    status: text("status").$type<MilestoneStatus>().notNull().default("pending"),
+    /** The latest deliverable revision (0 = nothing submitted). */
+    revision: integer("revision").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("milestones_deal_position_key").on(t.dealId, t.position),
+    check("milestones_amount_check", sql`${t.amountUnits} > 0`),
+    check(
+      "milestones_status_check",
+      sql`${t.status} in ('pending', 'submitted', 'approved', 'paid', 'rejected')`,
+    ),
+  ],
+);
+
+export const deliverables = pgTable(
+  "deliverables",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    milestoneId: uuid("milestone_id")
+      .notNull()
+      .references(() => milestones.id, { onDelete: "cascade" }),
+    revision: integer("revision").notNull(),
+    url: text("url").notNull(),
+    text: text("text").notNull().default(""),
+    note: text("note").notNull().default(""),
+    submittedBy: uuid("submitted_by")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    submittedAt: timestamp("submitted_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("deliverables_milestone_revision_key").on(t.milestoneId, t.revision)],
+);
+
+/** One verifier call per deliverable revision: the unique key stops re-rolling the model. */
+export const verifications = pgTable(
+  "verifications",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    milestoneId: uuid("milestone_id")
+      .notNull()
+      .references(() => milestones.id, { onDelete: "cascade" }),
+    revision: integer("revision").notNull(),
+    approved: boolean("approved").notNull(),
+    scoreBps: integer("score_bps").notNull(),
+    reasoning: text("reasoning").notNull(),
+    missing: jsonb("missing").$type<string[]>().notNull(),
+    model: text("model").notNull(),
+    latencyMs: integer("latency_ms").notNull(),
+    inputTokens: integer("input_tokens"),
+    outputTokens: integer("output_tokens"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("verifications_milestone_revision_key").on(t.milestoneId, t.revision),
+    check("verifications_score_check", sql`${t.scoreBps} between 0 and 10000`),
+  ],
+);
+
+export const txStatuses = ["pending", "submitted", "confirmed", "failed"] as const;
+export type TxStatus = (typeof txStatuses)[number];
+
+/**
+ * Every transaction the service signs, recorded before it is broadcast. The nonce is
+ * allocated under a Postgres advisory lock; the unique key makes a collision impossible.
+ */
+export const chainTransactions = pgTable(
+  "chain_transactions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    chainId: integer("chain_id").notNull(),
+    fromAddress: text("from_address").notNull(),
+    nonce: integer("nonce").notNull(),
+    toAddress: text("to_address").notNull(),
+    data: text("data").notNull(),
+    valueWei: units("value_wei").notNull().default(sql`0`),
+    /** The signed raw transaction, so a resume re-broadcasts the same bytes. */
+    rawTx: text("raw_tx"),
+    hash: text("hash"),
+    purpose: text("purpose").notNull(),
+    status: text("status").$type<TxStatus>().notNull().default("pending"),
+    error: text("error"),
+    blockNumber: units("block_number"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("chain_transactions_sender_nonce_key").on(t.chainId, t.fromAddress, t.nonce),
+    index("chain_transactions_status_idx").on(t.status),
+  ],
+);
+
+export const settlementVias = ["direct", "relay"] as const;
+export type SettlementVia = (typeof settlementVias)[number];
+
+/** At most one settlement per milestone: the unique key is the "pay exactly once" rule. */
+export const settlements = pgTable(
+  "settlements",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    milestoneId: uuid("milestone_id")
+      .notNull()
+      .references(() => milestones.id, { onDelete: "cascade" }),
+    dealId: uuid("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    via: text("via").$type<SettlementVia>().notNull(),
+    chainId: integer("chain_id").notNull(),
+    recipient: text("recipient").notNull(),
+    amountUnits: units("amount_units").notNull(),
+    scoreBps: integer("score_bps").notNull(),
+    revision: integer("revision").notNull(),
+    status: text("status").$type<TxStatus>().notNull().default("pending"),
+    txHash: text("tx_hash"),
+    chainTxId: uuid("chain_tx_id").references(() => chainTransactions.id),
+    /** EIP-3009 nonce for relayed settlements; the token refuses to use it twice. */
+    authorizationNonce: text("authorization_nonce"),
+    relayTaskId: text("relay_task_id"),
+    reputationTxHash: text("reputation_tx_hash"),
+    error: text("error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("settlements_milestone_key").on(t.milestoneId),
+    index("settlements_deal_idx").on(t.dealId),
+    index("settlements_status_idx").on(t.status),
+    check("settlements_amount_check", sql`${t.amountUnits} >= 0`),
+  ],
+);
+
+/** One drip per address and one per user on each chain. */
+export const faucetDrips = pgTable(
+  "faucet_drips",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    chainId: integer("chain_id").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    address: text("address").notNull(),
+    amountUnits: units("amount_units").notNull(),
+    status: text("status").$type<TxStatus>().notNull().default("pending"),
+    txHash: text("tx_hash"),
+    chainTxId: uuid("chain_tx_id").references(() => chainTransactions.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("faucet_drips_chain_address_key").on(t.chainId, sql`lower(${t.address})`),
+    uniqueIndex("faucet_drips_chain_user_key").on(t.chainId, t.userId),
+  ],
+);
+
+/** A retried request with the same Idempotency-Key gets the first response back. */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    route: text("route").notNull(),
+    requestHash: text("request_hash").notNull(),
+    statusCode: integer("status_code"),
+    response: jsonb("response"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+/** Fixed-window counters shared by every process (e.g. demo-unlock failures per client). */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    bucket: text("bucket").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
+);
+
+export type User = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+export type Deal = typeof deals.$inferSelect;
+export type NewDeal = typeof deals.$inferInsert;
+export type Milestone = typeof milestones.$inferSelect;
+export type NewMilestone = typeof milestones.$inferInsert;
+export type Deliverable = typeof deliverables.$inferSelect;
+export type Verification = typeof verifications.$inferSelect;
+export type Settlement = typeof settlements.$inferSelect;
+export type ChainTransaction = typeof chainTransactions.$inferSelect;
+export type FaucetDrip = typeof faucetDrips.$inferSelect;

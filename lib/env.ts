@@ -1,0 +1,177 @@
+import path from "node:path";
+import { z } from "zod";
+
+// The only reader of process.env. Every setting has an embedded default so that
+// `npm run dev` and `npm test` need nothing configured; production settings that
+// have no safe default are checked by `assertProductionReady`.
+
+const bool = z
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
+  .transform((v) => v === "1" || v === "true" || v === "yes" || v === "on");
+
+const optionalUrl = z.string().url().optional();
+const optional = z.string().min(1).optional();
+const hex32 = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
+  .optional();
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+  .optional();
+
+export const chainNames = ["local", "base-sepolia", "sepolia", "arc-testnet", "base"] as const;
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /** Where the embedded setup keeps its state: PGlite, anvil state, dev keys, deployments. */
+  DATA_DIR: z.string().min(1).default(".data"),
+  /** Public base URL of the app (used for the dev identity provider's issuer and JWKS URL). */
+  APP_URL: optionalUrl,
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+
+  DATABASE_URL: optional,
+  /** Tests only: a PostgreSQL server on which the suite creates a fresh database per run. */
+  TEST_DATABASE_URL: optional,
+  /** PGlite location when DATABASE_URL is unset; `memory://` keeps it in memory. */
+  PGLITE_DIR: optional,
+
+  CHAIN: z.enum(chainNames).default("local"),
+  RPC_URL: optionalUrl,
+  /** Treasury / settlement / attestor key. Defaults to anvil's first dev account on the local chain. */
+  TREASURY_PRIVATE_KEY: hex32,
+  /** Local relayer's sponsor key (pays gas for relayed settlements on anvil). */
+  RELAY_SPONSOR_PRIVATE_KEY: hex32,
+  USDC_ADDRESS: address,
+  REPUTATION_REGISTRY_ADDRESS: address,
+  /** Seconds to wait for a transaction receipt before leaving it to reconciliation. */
+  TX_RECEIPT_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
+
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  IDP_JWKS_URL: optionalUrl,
+  IDP_ISSUER: optional,
+  IDP_AUDIENCE: optional,
+  IDP_EMAIL_CLAIM: z.string().min(1).default("email"),
+  /** Claim holding the wallet: a string claim (`wallet_address`, `wallet`) or Web3Auth's `wallets` list. */
+  IDP_WALLET_CLAIM: z.string().min(1).default("wallet_address"),
+  DEV_IDP_ENABLED: bool.optional(),
+  SESSION_MAX_AGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60 * 60 * 24 * 7),
+
+  AI_GATEWAY_MODEL: optional,
+  AI_GATEWAY_API_KEY: optional,
+  AI_BASE_URL: optionalUrl,
+  AI_MODEL: optional,
+  AI_API_KEY: optional,
+  AI_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+
+  RELAY_PROVIDER: z.enum(["local", "gelato"]).optional(),
+  RELAY_API_URL: optionalUrl,
+  RELAY_API_KEY: optional,
+
+  DEMO_PASSPHRASE: optional,
+  CRON_SECRET: optional,
+});
+
+export type Env = z.infer<typeof schema>;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+function describeIssues(issues: z.core.$ZodIssue[]): string {
+  return issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // Empty strings mean "unset", as in most .env tooling.
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(`Invalid configuration: ${describeIssues(parsed.error.issues)}`);
+  }
+  return parsed.data;
+}
+
+let cached: Env | undefined;
+
+/** The validated configuration of this process, read once. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Tests that change process.env between cases call this. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}
+
+export const isProduction = (e: Env = env()) => e.NODE_ENV === "production";
+
+/** The embedded setup: no external database and the local chain. */
+export const isEmbedded = (e: Env = env()) => !e.DATABASE_URL && e.CHAIN === "local";
+
+export function dataDir(e: Env = env()): string {
+  return path.resolve(e.DATA_DIR);
+}
+
+export function appUrl(e: Env = env()): string {
+  return (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
+}
+
+/** The dev identity provider: on by default in the embedded setup and outside production. */
+export function devIdpEnabled(e: Env = env()): boolean {
+  if (e.DEV_IDP_ENABLED !== undefined) return e.DEV_IDP_ENABLED;
+  return !isProduction(e) || isEmbedded(e);
+}
+
+/**
+ * Settings production cannot run without. Called on server start (instrumentation)
+ * so a bad deployment fails loudly naming the variable, not on the first request.
+ */
+export function productionProblems(e: Env = env()): string[] {
+  if (!isProduction(e)) return [];
+  const problems: string[] = [];
+  // The embedded setup (PGlite + local chain) keeps a generated secret under DATA_DIR.
+  if (!e.AUTH_SECRET && !isEmbedded(e))
+    problems.push("AUTH_SECRET is required in production (32+ characters)");
+  if (e.CHAIN !== "local") {
+    if (!e.TREASURY_PRIVATE_KEY)
+      problems.push(`TREASURY_PRIVATE_KEY is required on chain ${e.CHAIN}`);
+    if (!e.REPUTATION_REGISTRY_ADDRESS)
+      problems.push(
+        `REPUTATION_REGISTRY_ADDRESS is required on chain ${e.CHAIN} (npm run contracts:deploy prints it)`,
+      );
+  }
+  if (!devIdpEnabled(e)) {
+    if (!e.IDP_JWKS_URL)
+      problems.push("IDP_JWKS_URL is required when the dev identity provider is off");
+    if (!e.IDP_ISSUER)
+      problems.push("IDP_ISSUER is required when the dev identity provider is off");
+    if (!e.IDP_AUDIENCE)
+      problems.push("IDP_AUDIENCE is required when the dev identity provider is off");
+  }
+  if (e.AI_BASE_URL && !e.AI_MODEL) problems.push("AI_MODEL is required when AI_BASE_URL is set");
+  if (e.RELAY_PROVIDER === "gelato" && (!e.RELAY_API_URL || !e.RELAY_API_KEY))
+    problems.push("RELAY_API_URL and RELAY_API_KEY are required when RELAY_PROVIDER=gelato");
+  return problems;
+}
+
+export function assertProductionReady(e: Env = env()): void {
+  const problems = productionProblems(e);
+  if (problems.length) throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+}
+
+/** The environment for a child process (dev orchestration): this one's plus overrides. */
+export function childEnv(overrides: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  return { ...process.env, ...overrides };
+}

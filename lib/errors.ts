@@ -1,0 +1,83 @@
+// One error class for everything a caller can be told about. Its code decides the
+// status (the contract's table); anything that is not an AppError is a 500 `internal`.
+
+const statusByCode = {
+  invalid_json: 400,
+  invalid_request: 400,
+  unauthenticated: 401,
+  invalid_token: 401,
+  invalid_passphrase: 401,
+  invalid_signature: 401,
+  forbidden: 403,
+  wrong_role: 403,
+  faucet_disabled: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  no_deliverable: 409,
+  already_settled: 409,
+  settlement_in_progress: 409,
+  invalid_state: 409,
+  wallet_taken: 409,
+  wallet_required: 409,
+  budget_exceeded: 409,
+  idempotency_key_reused: 422,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  verifier_unavailable: 502,
+  chain_unavailable: 502,
+  relay_unavailable: 502,
+  not_configured: 503,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof statusByCode;
+
+export type ErrorBody = {
+  error: { code: ErrorCode; message: string; details?: unknown };
+};
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details?: unknown;
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: unknown; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.status = statusByCode[code];
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { error: { code: this.code, message: this.message } };
+    if (this.details !== undefined) body.error.details = this.details;
+    return body;
+  }
+}
+
+export function statusOf(code: ErrorCode): number {
+  return statusByCode[code];
+}
+
+export const notFound = (what = "Resource") => new AppError("not_found", `${what} not found.`);
+
+export const forbidden = (message = "You are not allowed to do this.") =>
+  new AppError("forbidden", message);
+
+export function errorResponse(error: AppError): Response {
+  return Response.json(error.toBody(), { status: error.status, headers: error.headers });
+}
+
+export const internalErrorBody: ErrorBody = {
+  error: { code: "internal", message: "Something went wrong on our side. Please try again." },
+};

@@ -1,0 +1,62 @@
+import { sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { chainConfig, publicClient } from "@/lib/chain/config";
+import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log";
+
+export type Health = {
+  ok: true;
+  db: "ok";
+  chain: { chainId: number; blockNumber: number; name: string };
+};
+
+async function checkDb(): Promise<string | null> {
+  try {
+    const db = await getDb();
+    await db.execute(sql`select 1`);
+    return null;
+  } catch (err) {
+    log.warn("health: database check failed", { err });
+    return "database unreachable";
+  }
+}
+
+async function checkChain(): Promise<{ blockNumber: bigint } | string> {
+  try {
+    const client = publicClient();
+    const [chainId, blockNumber] = await Promise.all([
+      client.getChainId(),
+      client.getBlockNumber(),
+    ]);
+    if (chainId !== chainConfig().chainId)
+      return `RPC answers for chain ${chainId}, expected ${chainConfig().chainId}`;
+    return { blockNumber };
+  } catch (err) {
+    log.warn("health: chain check failed", { err });
+    return "chain RPC unreachable";
+  }
+}
+
+/** Checks every dependency; throws 503 `unavailable` naming the ones that are down. */
+export async function checkHealth(): Promise<Health> {
+  const [dbProblem, chain] = await Promise.all([checkDb(), checkChain()]);
+  const config = chainConfig();
+  if (dbProblem || typeof chain === "string") {
+    throw new AppError("unavailable", "A dependency is down.", {
+      details: {
+        db: dbProblem ?? "ok",
+        chain: typeof chain === "string" ? chain : "ok",
+        chainId: config.chainId,
+      },
+    });
+  }
+  return {
+    ok: true,
+    db: "ok",
+    chain: {
+      chainId: config.chainId,
+      blockNumber: Number(chain.blockNumber),
+      name: config.known.name,
+    },
+  };
+}

@@ -1,0 +1,116 @@
+// npm run dev — the whole app on embedded defaults.
+//
+// On the local chain: reuses whatever answers at RPC_URL, or starts anvil (state kept
+// under DATA_DIR so the database and the chain agree after a restart), deploys the
+// contracts once, funds the treasury, then runs `next dev` and stops anvil on exit.
+//   --prod         build and `next start` instead of `next dev` (used by the e2e suite)
+//   --fresh        wipe DATA_DIR first
+//   --rpc-port N   start anvil on port N (0 = any free port) instead of RPC_URL's
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { privateKeyToAccount } from "viem/accounts";
+import { devAccountKey, rpcAnswers, startAnvil } from "@/lib/chain/anvil";
+import { chainByName } from "@/lib/chain/chains";
+import { localDeploymentFile } from "@/lib/chain/config";
+import { ensureLocalDeployment } from "@/lib/chain/deploy";
+import { childEnv, dataDir, env } from "@/lib/env";
+
+const { values: args } = parseArgs({
+  options: {
+    prod: { type: "boolean", default: false },
+    fresh: { type: "boolean", default: false },
+    "rpc-port": { type: "string" },
+  },
+});
+
+const cleanups: Array<() => Promise<void>> = [];
+let stopping = false;
+
+async function shutdown(code: number) {
+  if (stopping) return;
+  stopping = true;
+  for (const c of cleanups.reverse()) await c().catch((e) => console.error(e));
+  process.exit(code);
+}
+
+function run(cmd: string, argv: string[], overrides: Record<string, string | undefined>) {
+  return spawn(cmd, argv, { stdio: "inherit", env: childEnv(overrides) });
+}
+
+function waitExit(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+}
+
+async function localChain(): Promise<Record<string, string>> {
+  const e = env();
+  const dir = dataDir(e);
+  const configured = new URL(e.RPC_URL ?? chainByName("local").defaultRpcUrl);
+  let rpcUrl = configured.toString().replace(/\/$/, "");
+  const wantPort = args["rpc-port"];
+  if (wantPort !== undefined || !(await rpcAnswers(rpcUrl))) {
+    const anvil = await startAnvil({
+      port: wantPort !== undefined ? Number(wantPort) : Number(configured.port || 8545),
+      stateFile: path.join(dir, "anvil-state.json"),
+      silent: true,
+    });
+    rpcUrl = anvil.rpcUrl;
+    cleanups.push(() => anvil.stop());
+    console.log(`[dev] anvil started at ${rpcUrl} (state: ${path.join(dir, "anvil-state.json")})`);
+  } else {
+    console.log(`[dev] using the chain already answering at ${rpcUrl}`);
+  }
+  const deployerKey = devAccountKey(0);
+  const deployment = await ensureLocalDeployment({
+    rpcUrl,
+    deploymentFile: localDeploymentFile(dir),
+    deployerKey,
+    attestor: privateKeyToAccount(deployerKey).address,
+  });
+  console.log(`[dev] USDC ${deployment.usdc} · ReputationRegistry ${deployment.registry}`);
+  return {
+    RPC_URL: rpcUrl,
+    USDC_ADDRESS: deployment.usdc,
+    REPUTATION_REGISTRY_ADDRESS: deployment.registry,
+  };
+}
+
+async function main() {
+  const e = env();
+  const dir = dataDir(e);
+  if (args.fresh) rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
+    process.on(signal, () => void shutdown(0));
+
+  const chainEnv = e.CHAIN === "local" ? await localChain() : {};
+  const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+  const port = String(e.PORT);
+  const childVars = { ...chainEnv, DATA_DIR: dir, PORT: port };
+
+  if (args.prod) {
+    const build = run(process.execPath, [nextBin, "build"], childVars);
+    const code = await waitExit(build);
+    if (code !== 0) return shutdown(code);
+  }
+  const next = run(
+    process.execPath,
+    args.prod ? [nextBin, "start", "-p", port, "-H", "127.0.0.1"] : [nextBin, "dev", "-p", port],
+    childVars,
+  );
+  cleanups.push(async () => {
+    if (next.exitCode === null) {
+      next.kill("SIGTERM");
+      await waitExit(next);
+    }
+  });
+  const code = await waitExit(next);
+  await shutdown(code);
+}
+
+main().catch(async (err) => {
+  console.error(`[dev] ${err instanceof Error ? err.message : String(err)}`);
+  await shutdown(1);
+});

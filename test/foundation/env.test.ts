@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, devIdpEnabled, isEmbedded, parseEnv, productionProblems } from "@/lib/env";
+
+describe("configuration", () => {
+  it("has embedded defaults for everything", () => {
+    const e = parseEnv({});
+    expect(e.CHAIN).toBe("local");
+    expect(e.PORT).toBe(3000);
+    expect(isEmbedded(e)).toBe(true);
+    expect(devIdpEnabled(e)).toBe(true);
+    expect(productionProblems(e)).toEqual([]);
+  });
+
+  it("names the variable when a setting is malformed", () => {
+    expect(() => parseEnv({ CHAIN: "mars" })).toThrow(ConfigError);
+    expect(() => parseEnv({ CHAIN: "mars" })).toThrow(/CHAIN/);
+    expect(() => parseEnv({ TREASURY_PRIVATE_KEY: "0x1234" })).toThrow(/TREASURY_PRIVATE_KEY/);
+    expect(() => parseEnv({ RPC_URL: "not a url" })).toThrow(/RPC_URL/);
+    expect(() => parseEnv({ AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET/);
+  });
+
+  it("treats empty strings as unset", () => {
+    expect(parseEnv({ DATABASE_URL: "", PORT: "" }).DATABASE_URL).toBeUndefined();
+  });
+
+  it("lists what production on a real chain still lacks", () => {
+    const e = parseEnv({
+      NODE_ENV: "production",
+      CHAIN: "base-sepolia",
+      DATABASE_URL: "postgres://x@y/z",
+    });
+    expect(devIdpEnabled(e)).toBe(false);
+    const problems = productionProblems(e).join("\n");
+    for (const name of [
+      "AUTH_SECRET",
+      "TREASURY_PRIVATE_KEY",
+      "REPUTATION_REGISTRY_ADDRESS",
+      "IDP_JWKS_URL",
+      "IDP_ISSUER",
+      "IDP_AUDIENCE",
+    ])
+      expect(problems).toContain(name);
+  });
+
+  it("refuses the dev identity provider in production unless explicitly enabled", () => {
+    const base = { NODE_ENV: "production", DATABASE_URL: "postgres://x@y/z" };
+    expect(devIdpEnabled(parseEnv(base))).toBe(false);
+    expect(devIdpEnabled(parseEnv({ ...base, DEV_IDP_ENABLED: "true" }))).toBe(true);
+  });
+});
