@@ -1,0 +1,18 @@
+import { getDb } from "@/db/client";
+import { requireUser } from "@/lib/auth/caller";
+import { createDeal, listDeals } from "@/lib/deals/deals";
+import { createDealBody, dealListQuery } from "@/lib/deals/schemas";
+import { route } from "@/lib/http";
+
+// GET /api/deals – the caller's deals (brand or creator); ?open=1 – open deals to take
+export const GET = route({ auth: requireUser, query: dealListQuery }, async ({ user, query }) => {
+  const open = query.open === "1" || query.open === "true";
+  const deals = await listDeals(await getDb(), user, { open });
+  return Response.json({ deals });
+});
+
+// POST /api/deals – a brand creates a deal with its milestones
+export const POST = route({ auth: requireUser, body: createDealBody }, async ({ user, body }) => {
+  const deal = await createDeal(await getDb(), user, body);
+  return Response.json({ deal }, { status: 201 });
+});

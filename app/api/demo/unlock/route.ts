@@ -1,0 +1,13 @@
+import { z } from "zod";
+import { getDb } from "@/db/client";
+import { unlockCookie, unlockDemo } from "@/lib/demo/unlock";
+import { route } from "@/lib/http";
+import { clientKey } from "@/lib/rate-limit";
+
+const body = z.object({ passphrase: z.string().min(1, "is required").max(500) });
+
+// POST /api/demo/unlock – exchange the demo passphrase for a signed unlock cookie
+export const POST = route({ body }, async ({ req, body }) => {
+  const token = await unlockDemo(await getDb(), clientKey(req), body.passphrase);
+  return Response.json({ unlocked: true }, { headers: { "Set-Cookie": unlockCookie(token) } });
+});

@@ -1,0 +1,14 @@
+import { getDb } from "@/db/client";
+import { requireUser } from "@/lib/auth/caller";
+import { submitDeliverable } from "@/lib/deals/milestones";
+import { deliverableBody, idParams } from "@/lib/deals/schemas";
+import { route } from "@/lib/http";
+
+// POST /api/milestones/:id/deliverable – the deal's creator submits a deliverable revision
+export const POST = route(
+  { auth: requireUser, params: idParams, body: deliverableBody },
+  async ({ user, params, body }) => {
+    const milestone = await submitDeliverable(await getDb(), user, params.id, body);
+    return Response.json({ milestone }, { status: 201 });
+  },
+);

@@ -1,0 +1,125 @@
+import { and, eq, isNull, or, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "@/db/client";
+import {
+  findAcceptableDeal,
+  findVisibleDeal,
+  listOpenDeals,
+  listPartyDeals,
+  loadDealDetails,
+} from "@/db/queries/deals";
+import { type Deal, deals, milestones, type ProfileType, type User } from "@/db/schema";
+import type { CreateDealInput } from "@/lib/deals/schemas";
+import { type DealJson, dealJson } from "@/lib/deals/serialize";
+import { AppError, notFound } from "@/lib/errors";
+import { scoreToBps } from "@/lib/money";
+
+// Deals: a brand creates one with milestones; a creator takes an open one. Access follows
+// ownership (brand or creator of the deal); the active role only gates what one may start.
+
+export type Caller = Pick<User, "id" | "email" | "profileType">;
+
+const roleName: Record<ProfileType, string> = { creator: "creator", organization: "brand" };
+
+export function requireRole(caller: Caller, role: ProfileType): void {
+  if (caller.profileType !== role)
+    throw new AppError(
+      "wrong_role",
+      `Switch to the ${roleName[role]} role to do this (you are signed in as a ${roleName[caller.profileType]}).`,
+    );
+}
+
+export async function renderDeals(db: DbOrTx, list: Deal[]): Promise<DealJson[]> {
+  const details = await loadDealDetails(db, list);
+  return list.map((d) => dealJson(d, details));
+}
+
+export async function renderDeal(db: DbOrTx, deal: Deal): Promise<DealJson> {
+  const [json] = await renderDeals(db, [deal]);
+  if (!json) throw new Error("renderDeals dropped a deal");
+  return json;
+}
+
+/** A brand creates a deal; its budget is the sum of its milestones. */
+export async function createDeal(
+  db: Db,
+  caller: Caller,
+  input: CreateDealInput,
+): Promise<DealJson> {
+  requireRole(caller, "organization");
+  const budgetUnits = input.milestones.reduce((sum, m) => sum + m.amount, 0n);
+  const deal = await db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(deals)
+      .values({
+        brandId: caller.id,
+        title: input.title,
+        description: input.description,
+        platform: input.platform,
+        minScoreBps: scoreToBps(input.minScore),
+        budgetUnits,
+        inviteEmail: input.creatorEmail?.toLowerCase() ?? null,
+      })
+      .returning();
+    if (!created) throw new Error("insert returned no deal");
+    await tx.insert(milestones).values(
+      input.milestones.map((m, position) => ({
+        dealId: created.id,
+        position,
+        title: m.title,
+        amountUnits: m.amount,
+        requirements: m.requirements,
+        dueAt: m.dueAt ? new Date(m.dueAt) : null,
+      })),
+    );
+    return created;
+  });
+  return renderDeal(db, deal);
+}
+
+/** The caller's deals as brand or creator; with `open`, the open deals a creator may take. */
+export async function listDeals(
+  db: Db,
+  caller: Caller,
+  opts: { open?: boolean } = {},
+): Promise<DealJson[]> {
+  if (opts.open) {
+    requireRole(caller, "creator");
+    return renderDeals(db, await listOpenDeals(db, caller));
+  }
+  return renderDeals(db, await listPartyDeals(db, caller));
+}
+
+export async function getDeal(db: Db, caller: Caller, dealId: string): Promise<DealJson> {
+  const deal = await findVisibleDeal(db, caller, dealId);
+  if (!deal) throw notFound("Deal");
+  return renderDeal(db, deal);
+}
+
+/**
+ * A creator takes an open deal. A public deal someone else already took answers 409 (not
+ * 404): the loser of a race saw it open a moment ago, and must learn why it failed
+ * whichever order the two requests reach the database in. One conditional UPDATE decides races: the first
+ * creator's statement wins, the others find no open row and get 409.
+ */
+export async function acceptDeal(db: Db, caller: Caller, dealId: string): Promise<DealJson> {
+  const deal = await findAcceptableDeal(db, caller, dealId);
+  if (!deal) throw notFound("Deal");
+  if (deal.brandId === caller.id) throw new AppError("forbidden", "You cannot take your own deal.");
+  requireRole(caller, "creator");
+  if (deal.creatorId === caller.id) return renderDeal(db, deal);
+  const [taken] = await db
+    .update(deals)
+    .set({ creatorId: caller.id, status: "active", updatedAt: new Date() })
+    .where(
+      and(
+        eq(deals.id, dealId),
+        isNull(deals.creatorId),
+        eq(deals.status, "open"),
+        or(isNull(deals.inviteEmail), sql`lower(${deals.inviteEmail}) = lower(${caller.email})`),
+      ),
+    )
+    .returning();
+  if (!taken)
+    throw new AppError("invalid_state", "This deal has already been taken by another creator.");
+  return renderDeal(db, taken);
+}

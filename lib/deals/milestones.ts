@@ -1,0 +1,105 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { findVisibleMilestone } from "@/db/queries/deals";
+import { deliverables, milestones, settlements, verifications } from "@/db/schema";
+import type { Caller } from "@/lib/deals/deals";
+import type { DeliverableInput } from "@/lib/deals/schemas";
+import {
+  type DeliverableJson,
+  deliverableJson,
+  type MilestoneJson,
+  milestoneJson,
+  type VerdictJson,
+  verdictJson,
+} from "@/lib/deals/serialize";
+import { AppError, notFound } from "@/lib/errors";
+
+// Milestones: the creator submits deliverables (each a new revision); both parties read
+// the milestone with its whole history of deliverables and verdicts.
+
+export type MilestoneDetailJson = MilestoneJson & {
+  dealTitle: string;
+  history: { deliverables: DeliverableJson[]; verdicts: VerdictJson[] };
+};
+
+export async function getMilestone(
+  db: Db,
+  caller: Caller,
+  milestoneId: string,
+): Promise<MilestoneDetailJson> {
+  const row = await findVisibleMilestone(db, caller, milestoneId);
+  if (!row) throw notFound("Milestone");
+  const [dv, vf, [settlement]] = await Promise.all([
+    db
+      .select()
+      .from(deliverables)
+      .where(eq(deliverables.milestoneId, milestoneId))
+      .orderBy(asc(deliverables.revision)),
+    db
+      .select()
+      .from(verifications)
+      .where(eq(verifications.milestoneId, milestoneId))
+      .orderBy(asc(verifications.revision)),
+    db.select().from(settlements).where(eq(settlements.milestoneId, milestoneId)),
+  ]);
+  return {
+    ...milestoneJson(row.milestone, { deliverables: dv, verifications: vf, settlement }),
+    dealTitle: row.deal.title,
+    history: { deliverables: dv.map(deliverableJson), verdicts: vf.map(verdictJson) },
+  };
+}
+
+/**
+ * The deal's creator submits a deliverable: a new revision, allowed while the milestone
+ * is `pending` or `rejected`. The milestone row is locked so two submissions cannot
+ * take the same revision number or slip past a settlement that just began.
+ */
+export async function submitDeliverable(
+  db: Db,
+  caller: Caller,
+  milestoneId: string,
+  input: DeliverableInput,
+): Promise<MilestoneDetailJson> {
+  const row = await findVisibleMilestone(db, caller, milestoneId);
+  if (!row) throw notFound("Milestone");
+  if (row.deal.creatorId !== caller.id)
+    throw new AppError("forbidden", "Only the deal's creator can submit deliverables.");
+  if (row.deal.status !== "active")
+    throw new AppError(
+      "invalid_state",
+      `The deal is ${row.deal.status}; deliverables can no longer be submitted.`,
+    );
+
+  await db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select()
+      .from(milestones)
+      .where(and(eq(milestones.id, milestoneId), eq(milestones.dealId, row.deal.id)))
+      .for("update");
+    if (!locked) throw notFound("Milestone");
+    if (!["pending", "rejected"].includes(locked.status))
+      throw new AppError(
+        "invalid_state",
+        locked.status === "submitted"
+          ? "A deliverable is already awaiting review; wait for the brand's verdict before resubmitting."
+          : `The milestone is ${locked.status}; it takes no more deliverables.`,
+        { details: { status: locked.status } },
+      );
+    const revision = locked.revision + 1;
+    await tx.insert(deliverables).values({
+      milestoneId,
+      revision,
+      url: input.url,
+      text: input.text,
+      note: input.note,
+      submittedBy: caller.id,
+    });
+    await tx
+      .update(milestones)
+      .set({ status: "submitted", revision, updatedAt: new Date() })
+      .where(
+        and(eq(milestones.id, milestoneId), inArray(milestones.status, ["pending", "rejected"])),
+      );
+  });
+  return getMilestone(db, caller, milestoneId);
+}

@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { usdcToUnits } from "@/lib/money";
+
+// Request bodies of the deals API. Requirements are normalised here (hashtags start
+// with #, mentions with @) so the deterministic checks compare like with like.
+
+export const platforms = ["instagram", "tiktok", "x", "youtube", "other"] as const;
+
+const tag = (prefix: "#" | "@", pattern: RegExp, what: string) =>
+  z
+    .string()
+    .trim()
+    .transform((s) => (s.startsWith(prefix) ? s.slice(1) : s))
+    .pipe(z.string().regex(pattern, `must be a ${what} like ${prefix}example`))
+    .transform((s) => `${prefix}${s}`);
+
+export const hashtag = tag("#", /^[\p{L}\p{N}_]{1,100}$/u, "hashtag");
+export const mention = tag("@", /^[\p{L}\p{N}_.]{1,100}$/u, "handle");
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, message: "must be an http(s) URL" })
+  .max(2000, "must be at most 2000 characters");
+
+export const requirementsSchema = z.object({
+  hashtags: z.array(hashtag).max(20).default([]),
+  mentions: z.array(mention).max(20).default([]),
+  links: z.array(httpUrl).max(10).default([]),
+  criteria: z.array(z.string().trim().min(1).max(500)).max(20).default([]),
+});
+
+/** USDC as a JSON number with at most 6 decimals, converted to base units. */
+export const usdcAmount = z
+  .number({ error: "must be a number of USDC" })
+  .positive("must be more than 0")
+  .max(1_000_000_000, "must be at most 1,000,000,000 USDC")
+  .transform((n, ctx) => {
+    const units = usdcToUnits(n);
+    if (units === null || units === 0n) {
+      ctx.addIssue({ code: "custom", message: "must have at most 6 decimals" });
+      return z.NEVER;
+    }
+    return units;
+  });
+
+export const milestoneInput = z.object({
+  title: z.string().trim().min(1, "is required").max(200),
+  amount: usdcAmount,
+  requirements: requirementsSchema.default({ hashtags: [], mentions: [], links: [], criteria: [] }),
+  dueAt: z.iso.datetime({ offset: true }).nullish(),
+});
+
+export const createDealBody = z.object({
+  title: z.string().trim().min(3, "must be at least 3 characters").max(200),
+  description: z.string().trim().max(5000).default(""),
+  platform: z.enum(platforms).default("other"),
+  minScore: z.number().min(0).max(1).default(0.5),
+  creatorEmail: z.email("must be an e-mail address").max(320).optional(),
+  milestones: z.array(milestoneInput).min(1, "add at least one milestone").max(20),
+});
+export type CreateDealInput = z.infer<typeof createDealBody>;
+
+export const dealListQuery = z.object({
+  open: z.enum(["1", "true", "0", "false"]).optional(),
+});
+
+export const idParams = z.object({ id: z.uuid("must be a UUID") });
+
+export const deliverableBody = z.object({
+  url: httpUrl,
+  text: z.string().max(20_000).default(""),
+  note: z.string().max(2_000).default(""),
+});
+export type DeliverableInput = z.infer<typeof deliverableBody>;

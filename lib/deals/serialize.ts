@@ -1,0 +1,184 @@
+import { getAddress } from "viem";
+import type { DealDetails } from "@/db/queries/deals";
+import type {
+  Deal,
+  Deliverable,
+  Milestone,
+  MilestoneStatus,
+  Requirements,
+  Settlement,
+  Verification,
+} from "@/db/schema";
+import { explorerTxUrl } from "@/lib/chain/explorer";
+import { bpsToScore, unitsToDecimal, unitsToNumber } from "@/lib/money";
+
+// The JSON shapes of the contract. One place, so every endpoint answers alike.
+
+export type DeliverableJson = {
+  url: string;
+  text: string;
+  note: string;
+  revision: number;
+  submittedAt: string;
+};
+
+export type VerdictJson = {
+  approved: boolean;
+  score: number;
+  reasoning: string;
+  missing: string[];
+  model: string;
+  revision: number;
+  verifiedAt: string;
+};
+
+export type SettlementJson = {
+  id: string;
+  milestoneId: string;
+  via: string;
+  chainId: number;
+  amount: string;
+  scoreUsed: number;
+  recipient: string;
+  txHash: string | null;
+  status: string;
+  explorerUrl: string | null;
+  reputationTxHash: string | null;
+};
+
+export type MilestoneJson = {
+  id: string;
+  dealId: string;
+  title: string;
+  amount: number;
+  requirements: Requirements;
+  dueAt: string | null;
+  status: MilestoneStatus;
+  deliverable: DeliverableJson | null;
+  verdict: VerdictJson | null;
+  settlement: SettlementJson | null;
+};
+
+type Party = { id: string; email: string; walletAddress: string | null };
+
+export type DealJson = {
+  id: string;
+  brandId: string;
+  creatorId: string | null;
+  title: string;
+  description: string;
+  platform: string;
+  budget: number;
+  status: string;
+  minScore: number;
+  inviteEmail: string | null;
+  /** USDC paid out so far (confirmed settlements), a decimal string. */
+  paid: string;
+  brand: { email: string } | null;
+  creator: { email: string; walletAddress: string | null } | null;
+  createdAt: string;
+  milestones: MilestoneJson[];
+};
+
+export function deliverableJson(d: Deliverable): DeliverableJson {
+  return {
+    url: d.url,
+    text: d.text,
+    note: d.note,
+    revision: d.revision,
+    submittedAt: d.submittedAt.toISOString(),
+  };
+}
+
+export function verdictJson(v: Verification): VerdictJson {
+  return {
+    approved: v.approved,
+    score: bpsToScore(v.scoreBps),
+    reasoning: v.reasoning,
+    missing: v.missing,
+    model: v.model,
+    revision: v.revision,
+    verifiedAt: v.createdAt.toISOString(),
+  };
+}
+
+export function settlementJson(s: Settlement): SettlementJson {
+  return {
+    id: s.id,
+    milestoneId: s.milestoneId,
+    via: s.via,
+    chainId: s.chainId,
+    amount: unitsToDecimal(s.amountUnits),
+    scoreUsed: bpsToScore(s.scoreBps),
+    recipient: s.recipient,
+    txHash: s.txHash,
+    status: s.status,
+    explorerUrl: s.txHash ? explorerTxUrl(s.chainId, s.txHash) : null,
+    reputationTxHash: s.reputationTxHash,
+  };
+}
+
+/** A milestone with its latest deliverable, the verdict on that revision and its settlement. */
+export function milestoneJson(
+  m: Milestone,
+  related: {
+    deliverables: Deliverable[];
+    verifications: Verification[];
+    settlement?: Settlement | null;
+  },
+): MilestoneJson {
+  const deliverable = related.deliverables.find((d) => d.revision === m.revision) ?? null;
+  const verdict = related.verifications.find((v) => v.revision === m.revision) ?? null;
+  return {
+    id: m.id,
+    dealId: m.dealId,
+    title: m.title,
+    amount: unitsToNumber(m.amountUnits),
+    requirements: m.requirements,
+    dueAt: m.dueAt ? m.dueAt.toISOString() : null,
+    status: m.status,
+    deliverable: deliverable ? deliverableJson(deliverable) : null,
+    verdict: verdict ? verdictJson(verdict) : null,
+    settlement: related.settlement ? settlementJson(related.settlement) : null,
+  };
+}
+
+export function dealJson(deal: Deal, details: DealDetails): DealJson {
+  const ms = details.milestones.filter((m) => m.dealId === deal.id);
+  const party = (id: string | null): Party | undefined =>
+    id ? details.parties.find((p) => p.id === id) : undefined;
+  const brand = party(deal.brandId);
+  const creator = party(deal.creatorId);
+  const milestonesOut = ms.map((m) =>
+    milestoneJson(m, {
+      deliverables: details.deliverables.filter((d) => d.milestoneId === m.id),
+      verifications: details.verifications.filter((v) => v.milestoneId === m.id),
+      settlement: details.settlements.find((s) => s.milestoneId === m.id) ?? null,
+    }),
+  );
+  const paidUnits = details.settlements
+    .filter((s) => s.dealId === deal.id && s.status === "confirmed")
+    .reduce((sum, s) => sum + s.amountUnits, 0n);
+  return {
+    id: deal.id,
+    brandId: deal.brandId,
+    creatorId: deal.creatorId,
+    title: deal.title,
+    description: deal.description,
+    platform: deal.platform,
+    budget: unitsToNumber(deal.budgetUnits),
+    status: deal.status,
+    minScore: bpsToScore(deal.minScoreBps),
+    inviteEmail: deal.inviteEmail,
+    paid: unitsToDecimal(paidUnits),
+    brand: brand ? { email: brand.email } : null,
+    creator: creator
+      ? {
+          email: creator.email,
+          walletAddress: creator.walletAddress ? getAddress(creator.walletAddress) : null,
+        }
+      : null,
+    createdAt: deal.createdAt.toISOString(),
+    milestones: milestonesOut,
+  };
+}
