@@ -9,6 +9,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "lib/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/setup-chain.ts"],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -201,7 +201,11 @@ export const chainTransactions = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex("chain_transactions_sender_nonce_key").on(t.chainId, t.fromAddress, t.nonce),
+    // Partial: a transaction the node refused outright never used its nonce, which is
+    // then free to be allocated again.
+    uniqueIndex("chain_transactions_sender_nonce_key")
+      .on(t.chainId, t.fromAddress, t.nonce)
+      .where(sql`${t.status} <> 'failed' or ${t.blockNumber} is not null`),
     index("chain_transactions_status_idx").on(t.status),
   ],
 );

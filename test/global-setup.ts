@@ -5,15 +5,13 @@ import path from "node:path";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
-import { privateKeyToAccount } from "viem/accounts";
 import type { TestProject } from "vitest/node";
-import { devAccountKey, startAnvil } from "@/lib/chain/anvil";
-import { ensureLocalDeployment } from "@/lib/chain/deploy";
+import { startAnvil } from "@/lib/chain/anvil";
 
 // Runs once per `vitest run`, in the main process; workers inherit process.env.
 // - Database: with TEST_DATABASE_URL, a fresh database on that server for this run
 //   (dropped afterwards); otherwise each worker opens an in-memory PGlite.
-// - Chain: a real anvil on a free port with the project's contracts deployed.
+// - Chain: a real anvil on a free port (contracts: see test/setup-chain.ts).
 
 const cleanups: Array<() => Promise<void>> = [];
 
@@ -36,7 +34,6 @@ async function freshPostgresDatabase(serverUrl: string): Promise<string> {
 }
 
 export default async function setup(_project: TestProject) {
-  process.env.NODE_ENV = "test";
   process.env.LOG_LEVEL ??= "error";
   const dataDir = mkdtempSync(path.join(tmpdir(), "milestone-test-"));
   process.env.DATA_DIR = dataDir;
@@ -52,21 +49,13 @@ export default async function setup(_project: TestProject) {
     console.log("[test] PGlite (in memory, one per worker)");
   }
 
-  // A real anvil on a free port, with the contracts deployed and the treasury funded.
+  // A real anvil on a free port. Each test file deploys its own contracts on it with its
+  // own signer accounts (test/setup-chain.ts), so parallel workers never share a nonce.
   const anvil = await startAnvil({ port: 0 });
   cleanups.push(() => anvil.stop());
-  const deployerKey = devAccountKey(0);
-  const deployment = await ensureLocalDeployment({
-    rpcUrl: anvil.rpcUrl,
-    deploymentFile: path.join(dataDir, "deployments", "local.json"),
-    deployerKey,
-    attestor: privateKeyToAccount(deployerKey).address,
-  });
   process.env.CHAIN = "local";
   process.env.RPC_URL = anvil.rpcUrl;
-  process.env.USDC_ADDRESS = deployment.usdc;
-  process.env.REPUTATION_REGISTRY_ADDRESS = deployment.registry;
-  console.log(`[test] anvil ${anvil.rpcUrl} · USDC ${deployment.usdc}`);
+  console.log(`[test] anvil ${anvil.rpcUrl}`);
 
   return async () => {
     for (const c of cleanups.reverse()) await c().catch((e) => console.error(e));

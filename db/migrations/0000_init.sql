@@ -165,7 +165,7 @@ ALTER TABLE "settlements" ADD CONSTRAINT "settlements_deal_id_deals_id_fk" FOREI
 ALTER TABLE "settlements" ADD CONSTRAINT "settlements_chain_tx_id_chain_transactions_id_fk" FOREIGN KEY ("chain_tx_id") REFERENCES "public"."chain_transactions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "verifications" ADD CONSTRAINT "verifications_milestone_id_milestones_id_fk" FOREIGN KEY ("milestone_id") REFERENCES "public"."milestones"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "wallet_nonces" ADD CONSTRAINT "wallet_nonces_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE UNIQUE INDEX "chain_transactions_sender_nonce_key" ON "chain_transactions" USING btree ("chain_id","from_address","nonce");--> statement-breakpoint
+CREATE UNIQUE INDEX "chain_transactions_sender_nonce_key" ON "chain_transactions" USING btree ("chain_id","from_address","nonce") WHERE "chain_transactions"."status" <> 'failed' or "chain_transactions"."block_number" is not null;--> statement-breakpoint
 CREATE INDEX "chain_transactions_status_idx" ON "chain_transactions" USING btree ("status");--> statement-breakpoint
 CREATE INDEX "deals_brand_id_idx" ON "deals" USING btree ("brand_id");--> statement-breakpoint
 CREATE INDEX "deals_creator_id_idx" ON "deals" USING btree ("creator_id");--> statement-breakpoint

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { type Address, getAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { devAccountKey } from "@/lib/chain/anvil";
+import { devAccountKey } from "@/lib/chain/dev-accounts";
 import { type ChainInfo, chainByName } from "@/lib/chain/chains";
 import { type ChainPublicClient, makePublicClient } from "@/lib/chain/clients";
 import { readDeploymentFile } from "@/lib/chain/deploy";

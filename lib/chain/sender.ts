@@ -1,0 +1,261 @@
+import { and, asc, eq, gte, or, sql } from "drizzle-orm";
+import {
+  type Address,
+  BaseError,
+  type Hex,
+  keccak256,
+  TransactionReceiptNotFoundError,
+  WaitForTransactionReceiptTimeoutError,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { Db, Tx } from "@/db/client";
+import { type ChainTransaction, chainTransactions } from "@/db/schema";
+import { type ChainConfig, chainConfig, publicClient } from "@/lib/chain/config";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log";
+
+// The one way the service sends a transaction. Per signer and chain:
+//  1. under a Postgres advisory lock, pick the nonce, sign, and record the row (with the
+//     raw bytes and the hash) before anything is broadcast — in the caller's transaction
+//     too, through `link`, so e.g. a settlement and its transfer are recorded together;
+//  2. broadcast the recorded bytes;
+//  3. wait for the receipt (bounded) — only `status === "success"` is confirmed.
+// A failure at any point leaves a row that `resumeTransaction` finishes: it finds the
+// receipt by hash or re-broadcasts the same signed bytes (same nonce, same hash), so a
+// transfer is never lost and never made twice.
+
+export type SendRequest = { to: Address; data: Hex; value?: bigint; purpose: string };
+export type Link = (tx: Tx, row: ChainTransaction) => Promise<void>;
+
+export function chainUnavailable(cause: unknown): AppError {
+  return new AppError(
+    "chain_unavailable",
+    "The blockchain node did not answer. Nothing was lost; try again in a moment.",
+    { cause },
+  );
+}
+
+/** Network-level failures (node down, timeout) as opposed to the node refusing the call. */
+function isTransportError(err: unknown): boolean {
+  if (!(err instanceof BaseError)) return false;
+  return Boolean(
+    err.walk(
+      (e) =>
+        e instanceof Error &&
+        ["HttpRequestError", "TimeoutError", "WebSocketRequestError", "SocketClosedError"].includes(
+          e.name,
+        ),
+    ),
+  );
+}
+
+const lockKey = (chainId: number, from: Address) => `nonce:${chainId}:${from.toLowerCase()}`;
+
+/** The lowest nonce at or above the node's pending count that no live row of ours holds. */
+async function nextNonce(tx: Tx, config: ChainConfig, from: Address): Promise<number> {
+  const onChain = await publicClient().getTransactionCount({ address: from, blockTag: "pending" });
+  const held = await tx
+    .select({ nonce: chainTransactions.nonce })
+    .from(chainTransactions)
+    .where(
+      and(
+        eq(chainTransactions.chainId, config.chainId),
+        eq(chainTransactions.fromAddress, from),
+        gte(chainTransactions.nonce, onChain),
+        or(
+          sql`${chainTransactions.status} <> 'failed'`,
+          sql`${chainTransactions.blockNumber} is not null`,
+        ),
+      ),
+    )
+    .orderBy(asc(chainTransactions.nonce));
+  let nonce = onChain;
+  for (const row of held) {
+    if (row.nonce !== nonce) break;
+    nonce++;
+  }
+  return nonce;
+}
+
+/**
+ * Signs and records a transaction without broadcasting it. `link` runs in the same
+ * database transaction, so whatever the caller records about it commits with it.
+ */
+export async function recordTransaction(
+  db: Db,
+  key: Hex,
+  req: SendRequest,
+  link?: Link,
+): Promise<ChainTransaction> {
+  const config = chainConfig();
+  const account = privateKeyToAccount(key);
+  const client = publicClient();
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${lockKey(config.chainId, account.address)}))`);
+      const nonce = await nextNonce(tx, config, account.address);
+      const [gas, fees] = await Promise.all([
+        client.estimateGas({ account: account.address, to: req.to, data: req.data, value: req.value }),
+        client.estimateFeesPerGas(),
+      ]);
+      const raw = await account.signTransaction({
+        chainId: config.chainId,
+        type: "eip1559",
+        to: req.to,
+        data: req.data,
+        value: req.value ?? 0n,
+        nonce,
+        gas: (gas * 12n) / 10n,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      });
+      const [row] = await tx
+        .insert(chainTransactions)
+        .values({
+          chainId: config.chainId,
+          fromAddress: account.address,
+          nonce,
+          toAddress: req.to,
+          data: req.data,
+          valueWei: req.value ?? 0n,
+          rawTx: raw,
+          hash: keccak256(raw),
+          purpose: req.purpose,
+          status: "pending",
+        })
+        .returning();
+      if (!row) throw new Error("insert returned no transaction row");
+      if (link) await link(tx, row);
+      return row;
+    });
+  } catch (err) {
+    if (isTransportError(err)) throw chainUnavailable(err);
+    throw err;
+  }
+}
+
+async function update(db: Db, id: string, set: Partial<ChainTransaction>): Promise<ChainTransaction> {
+  const [row] = await db
+    .update(chainTransactions)
+    .set({ ...set, updatedAt: new Date() })
+    .where(eq(chainTransactions.id, id))
+    .returning();
+  if (!row) throw new Error(`chain transaction ${id} vanished`);
+  return row;
+}
+
+/** Broadcasts the recorded bytes. A node that already has them is not an error. */
+export async function broadcast(db: Db, row: ChainTransaction): Promise<ChainTransaction> {
+  if (!row.rawTx) throw new Error(`chain transaction ${row.id} has no signed bytes`);
+  try {
+    await publicClient().sendRawTransaction({ serializedTransaction: row.rawTx as Hex });
+  } catch (err) {
+    if (isTransportError(err)) throw chainUnavailable(err);
+    const message = err instanceof Error ? err.message.toLowerCase() : "";
+    // Already in the pool or already mined (nonce used by this very transaction).
+    if (message.includes("already known") || message.includes("nonce too low")) {
+      const receipt = await receiptOf(row.hash as Hex);
+      if (receipt || message.includes("already known")) return update(db, row.id, { status: "submitted" });
+    }
+    // The node refused it outright: nothing was sent; free the nonce.
+    log.error("transaction refused by the node", { id: row.id, purpose: row.purpose, err });
+    await update(db, row.id, { status: "failed", error: err instanceof Error ? err.message.slice(0, 500) : "refused" });
+    throw new AppError("chain_unavailable", "The blockchain node refused the transaction. Nothing was sent.", {
+      cause: err,
+    });
+  }
+  return row.status === "pending" ? update(db, row.id, { status: "submitted" }) : row;
+}
+
+async function receiptOf(hash: Hex) {
+  try {
+    return await publicClient().getTransactionReceipt({ hash });
+  } catch (err) {
+    if (err instanceof TransactionReceiptNotFoundError) return null;
+    throw err;
+  }
+}
+
+/**
+ * Waits (bounded) for the receipt. Returns the row as `confirmed` or `failed` (reverted),
+ * or still `submitted` when the wait timed out — reconciliation picks it up from there.
+ */
+export async function awaitReceipt(
+  db: Db,
+  row: ChainTransaction,
+  timeoutMs = env().TX_RECEIPT_TIMEOUT_SECONDS * 1000,
+): Promise<ChainTransaction> {
+  try {
+    const receipt = await publicClient().waitForTransactionReceipt({
+      hash: row.hash as Hex,
+      timeout: timeoutMs,
+    });
+    return update(db, row.id, {
+      status: receipt.status === "success" ? "confirmed" : "failed",
+      blockNumber: receipt.blockNumber,
+      error: receipt.status === "success" ? null : "reverted",
+    });
+  } catch (err) {
+    if (err instanceof WaitForTransactionReceiptTimeoutError) return row;
+    if (isTransportError(err)) throw chainUnavailable(err);
+    throw err;
+  }
+}
+
+/** Record, broadcast and wait: the whole send. Throws chain_unavailable on RPC failure. */
+export async function sendTransaction(
+  db: Db,
+  key: Hex,
+  req: SendRequest,
+  link?: Link,
+): Promise<ChainTransaction> {
+  const recorded = await recordTransaction(db, key, req, link);
+  const sent = await broadcast(db, recorded);
+  return awaitReceipt(db, sent);
+}
+
+/**
+ * Finishes a transaction left `pending` or `submitted`: confirms it from its receipt, or
+ * re-broadcasts the same signed bytes and waits. Never signs anything new.
+ */
+export async function resumeTransaction(
+  db: Db,
+  row: ChainTransaction,
+  timeoutMs?: number,
+): Promise<ChainTransaction> {
+  if (row.status === "confirmed" || row.status === "failed") return row;
+  try {
+    const receipt = await receiptOf(row.hash as Hex);
+    if (receipt)
+      return update(db, row.id, {
+        status: receipt.status === "success" ? "confirmed" : "failed",
+        blockNumber: receipt.blockNumber,
+        error: receipt.status === "success" ? null : "reverted",
+      });
+  } catch (err) {
+    if (isTransportError(err)) throw chainUnavailable(err);
+    throw err;
+  }
+  const sent = await broadcast(db, row);
+  return awaitReceipt(db, sent, timeoutMs);
+}
+
+export async function getChainTransaction(db: Db, id: string): Promise<ChainTransaction | null> {
+  const [row] = await db.select().from(chainTransactions).where(eq(chainTransactions.id, id));
+  return row ?? null;
+}
+
+/** Transactions left unfinished (for reconciliation), oldest first. */
+export async function unfinishedTransactions(db: Db): Promise<ChainTransaction[]> {
+  return db
+    .select()
+    .from(chainTransactions)
+    .where(
+      and(
+        eq(chainTransactions.chainId, chainConfig().chainId),
+        or(eq(chainTransactions.status, "pending"), eq(chainTransactions.status, "submitted")),
+      ),
+    )
+    .orderBy(asc(chainTransactions.fromAddress), asc(chainTransactions.nonce));
+}
