@@ -210,6 +210,16 @@ export const chainTransactions = pgTable(
   ],
 );
 
+export type RelayAuthorization = {
+  from: string;
+  to: string;
+  value: string;
+  validAfter: string;
+  validBefore: string;
+  nonce: string;
+  signature: string;
+};
+
 export const settlementVias = ["direct", "relay"] as const;
 export type SettlementVia = (typeof settlementVias)[number];
 
@@ -233,9 +243,15 @@ export const settlements = pgTable(
     status: text("status").$type<TxStatus>().notNull().default("pending"),
     txHash: text("tx_hash"),
     chainTxId: uuid("chain_tx_id").references(() => chainTransactions.id),
-    /** EIP-3009 nonce for relayed settlements; the token refuses to use it twice. */
-    authorizationNonce: text("authorization_nonce"),
+    /**
+     * The EIP-3009 authorization of a relayed settlement (nonce, validity, signature). The
+     * token accepts a nonce once, so resubmitting it can never pay twice; a new one is
+     * signed only after this one has expired unused.
+     */
+    relayAuthorization: jsonb("relay_authorization").$type<RelayAuthorization>(),
     relayTaskId: text("relay_task_id"),
+    /** Whoever advances the settlement holds this lease; others get settlement_in_progress. */
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
     reputationTxHash: text("reputation_tx_hash"),
     error: text("error"),
     createdAt: createdAt(),

@@ -37,7 +37,7 @@ export function chainUnavailable(cause: unknown): AppError {
 }
 
 /** Network-level failures (node down, timeout) as opposed to the node refusing the call. */
-function isTransportError(err: unknown): boolean {
+export function isTransportError(err: unknown): boolean {
   if (!(err instanceof BaseError)) return false;
   return Boolean(
     err.walk(
@@ -93,10 +93,17 @@ export async function recordTransaction(
   const client = publicClient();
   try {
     return await db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${lockKey(config.chainId, account.address)}))`);
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(hashtext(${lockKey(config.chainId, account.address)}))`,
+      );
       const nonce = await nextNonce(tx, config, account.address);
       const [gas, fees] = await Promise.all([
-        client.estimateGas({ account: account.address, to: req.to, data: req.data, value: req.value }),
+        client.estimateGas({
+          account: account.address,
+          to: req.to,
+          data: req.data,
+          value: req.value,
+        }),
         client.estimateFeesPerGas(),
       ]);
       const raw = await account.signTransaction({
@@ -131,11 +138,25 @@ export async function recordTransaction(
     });
   } catch (err) {
     if (isTransportError(err)) throw chainUnavailable(err);
+    if (err instanceof BaseError) {
+      // The node answered but the call would fail (e.g. the treasury lacks USDC): nothing
+      // was recorded or sent; the operator needs the reason, the caller a clear message.
+      log.error("transaction would fail; not sent", { purpose: req.purpose, err });
+      throw new AppError(
+        "chain_unavailable",
+        `The transaction would fail on-chain (${err.shortMessage}). Nothing was sent.`,
+        { cause: err },
+      );
+    }
     throw err;
   }
 }
 
-async function update(db: Db, id: string, set: Partial<ChainTransaction>): Promise<ChainTransaction> {
+async function update(
+  db: Db,
+  id: string,
+  set: Partial<ChainTransaction>,
+): Promise<ChainTransaction> {
   const [row] = await db
     .update(chainTransactions)
     .set({ ...set, updatedAt: new Date() })
@@ -145,6 +166,9 @@ async function update(db: Db, id: string, set: Partial<ChainTransaction>): Promi
   return row;
 }
 
+/** Node messages meaning "I already have exactly this transaction" (not a refusal). */
+const alreadyInPool = ["already known", "already imported", "known transaction", "alreadyknown"];
+
 /** Broadcasts the recorded bytes. A node that already has them is not an error. */
 export async function broadcast(db: Db, row: ChainTransaction): Promise<ChainTransaction> {
   if (!row.rawTx) throw new Error(`chain transaction ${row.id} has no signed bytes`);
@@ -153,26 +177,37 @@ export async function broadcast(db: Db, row: ChainTransaction): Promise<ChainTra
   } catch (err) {
     if (isTransportError(err)) throw chainUnavailable(err);
     const message = err instanceof Error ? err.message.toLowerCase() : "";
-    // Already in the pool or already mined (nonce used by this very transaction).
-    if (message.includes("already known") || message.includes("nonce too low")) {
+    // Already in the pool (geth: "already known"; anvil: "transaction already imported";
+    // others: "known transaction") or already mined (nonce used by this very transaction).
+    const inPool = alreadyInPool.some((m) => message.includes(m));
+    if (inPool || message.includes("nonce too low")) {
       const receipt = await receiptOf(row.hash as Hex);
-      if (receipt || message.includes("already known")) return update(db, row.id, { status: "submitted" });
+      if (receipt || inPool) return update(db, row.id, { status: "submitted" });
     }
     // The node refused it outright: nothing was sent; free the nonce.
     log.error("transaction refused by the node", { id: row.id, purpose: row.purpose, err });
-    await update(db, row.id, { status: "failed", error: err instanceof Error ? err.message.slice(0, 500) : "refused" });
-    throw new AppError("chain_unavailable", "The blockchain node refused the transaction. Nothing was sent.", {
-      cause: err,
+    await update(db, row.id, {
+      status: "failed",
+      error: err instanceof Error ? err.message.slice(0, 500) : "refused",
     });
+    throw new AppError(
+      "chain_unavailable",
+      "The blockchain node refused the transaction. Nothing was sent.",
+      {
+        cause: err,
+      },
+    );
   }
   return row.status === "pending" ? update(db, row.id, { status: "submitted" }) : row;
 }
 
+/** The receipt, or null when the node has none; a node that does not answer is a 502. */
 async function receiptOf(hash: Hex) {
   try {
     return await publicClient().getTransactionReceipt({ hash });
   } catch (err) {
     if (err instanceof TransactionReceiptNotFoundError) return null;
+    if (isTransportError(err)) throw chainUnavailable(err);
     throw err;
   }
 }
@@ -224,20 +259,18 @@ export async function resumeTransaction(
   row: ChainTransaction,
   timeoutMs?: number,
 ): Promise<ChainTransaction> {
-  if (row.status === "confirmed" || row.status === "failed") return row;
-  try {
-    const receipt = await receiptOf(row.hash as Hex);
-    if (receipt)
-      return update(db, row.id, {
-        status: receipt.status === "success" ? "confirmed" : "failed",
-        blockNumber: receipt.blockNumber,
-        error: receipt.status === "success" ? null : "reverted",
-      });
-  } catch (err) {
-    if (isTransportError(err)) throw chainUnavailable(err);
-    throw err;
-  }
-  const sent = await broadcast(db, row);
+  // Decide on the stored row, not the caller's copy: a row another process has since marked
+  // failed (refused, nonce freed and maybe reused) must never be re-broadcast.
+  const current = (await getChainTransaction(db, row.id)) ?? row;
+  if (current.status === "confirmed" || current.status === "failed") return current;
+  const receipt = await receiptOf(current.hash as Hex);
+  if (receipt)
+    return update(db, current.id, {
+      status: receipt.status === "success" ? "confirmed" : "failed",
+      blockNumber: receipt.blockNumber,
+      error: receipt.status === "success" ? null : "reverted",
+    });
+  const sent = await broadcast(db, current);
   return awaitReceipt(db, sent, timeoutMs);
 }
 

@@ -1,0 +1,72 @@
+import { createHash } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { idempotencyKeys } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+
+// `Idempotency-Key`: a retried request with the same key (per user) gets the first
+// response back instead of running again. Only final answers are kept: a 5xx/502 means
+// "retry is safe", so its key is released for the retry to run.
+
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+
+export function idempotencyKeyOf(req: Request): string | null {
+  const key = req.headers.get(IDEMPOTENCY_HEADER)?.trim();
+  if (!key) return null;
+  if (key.length > 200 || !/^[\x21-\x7e]+$/.test(key))
+    throw new AppError(
+      "invalid_request",
+      "Idempotency-Key must be 1–200 printable ASCII characters.",
+    );
+  return key;
+}
+
+export async function withIdempotency(
+  db: Db,
+  p: { userId: string; key: string | null; route: string; request: unknown },
+  run: () => Promise<Response>,
+): Promise<Response> {
+  if (!p.key) return run();
+  const requestHash = createHash("sha256").update(JSON.stringify(p.request)).digest("hex");
+  const where = and(eq(idempotencyKeys.userId, p.userId), eq(idempotencyKeys.key, p.key));
+  const [claimed] = await db
+    .insert(idempotencyKeys)
+    .values({ userId: p.userId, key: p.key, route: p.route, requestHash })
+    .onConflictDoNothing()
+    .returning();
+  if (!claimed) {
+    const [existing] = await db.select().from(idempotencyKeys).where(where);
+    if (!existing) return run(); // released between our insert and select
+    if (existing.route !== p.route || existing.requestHash !== requestHash)
+      throw new AppError(
+        "idempotency_key_reused",
+        "This Idempotency-Key was used for a different request.",
+      );
+    if (existing.statusCode === null)
+      throw new AppError(
+        "settlement_in_progress",
+        "A request with this Idempotency-Key is still running.",
+      );
+    return Response.json(existing.response, {
+      status: existing.statusCode,
+      headers: { "Idempotent-Replayed": "true" },
+    });
+  }
+  let response: Response;
+  try {
+    response = await run();
+  } catch (err) {
+    await db.delete(idempotencyKeys).where(where);
+    throw err;
+  }
+  if (response.status >= 500) {
+    await db.delete(idempotencyKeys).where(where);
+    return response;
+  }
+  const body = await response.clone().json();
+  await db
+    .update(idempotencyKeys)
+    .set({ statusCode: response.status, response: body })
+    .where(where);
+  return response;
+}

@@ -1,0 +1,164 @@
+import { and, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
+import type { Hex } from "viem";
+import type { Db } from "@/db/client";
+import { deals, milestones, type Settlement, settlements } from "@/db/schema";
+import { publicClient } from "@/lib/chain/config";
+import { gelatoRelayer } from "@/lib/chain/relayer";
+import { chainUnavailable, getChainTransaction, resumeTransaction } from "@/lib/chain/sender";
+import { settlementJson } from "@/lib/deals/serialize";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log";
+import { submitPayment } from "@/lib/settle/payment";
+import { recordSettlementReputation } from "@/lib/settle/reputation";
+
+// Moves one settlement forward to `confirmed`, from wherever it stopped. The caller
+// that holds the lease does the work; a concurrent caller gets settlement_in_progress.
+// Every step is written down before the next external call, so a crash anywhere
+// leaves a row this same function (from settle or reconcile) can finish.
+
+const leaseSeconds = () => env().TX_RECEIPT_TIMEOUT_SECONDS + 60;
+
+async function reload(db: Db, id: string): Promise<Settlement> {
+  const [row] = await db.select().from(settlements).where(eq(settlements.id, id));
+  if (!row) throw new Error(`settlement ${id} vanished`);
+  return row;
+}
+
+/** Takes the lease on a settlement, or returns null when someone else holds it. */
+async function takeLease(db: Db, id: string): Promise<Settlement | null> {
+  const [row] = await db
+    .update(settlements)
+    .set({ leaseExpiresAt: sql`now() + make_interval(secs => ${leaseSeconds()})` })
+    .where(
+      and(
+        eq(settlements.id, id),
+        or(isNull(settlements.leaseExpiresAt), lt(settlements.leaseExpiresAt, sql`now()`)),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+async function releaseLease(db: Db, id: string): Promise<void> {
+  await db.update(settlements).set({ leaseExpiresAt: null }).where(eq(settlements.id, id));
+}
+
+/** Records the confirmed payment: settlement, milestone and (when all are paid) deal. */
+async function markPaid(db: Db, s: Settlement, txHash: string | null): Promise<Settlement> {
+  return db.transaction(async (tx) => {
+    const [done] = await tx
+      .update(settlements)
+      .set({ status: "confirmed", txHash: txHash ?? s.txHash, error: null, updatedAt: new Date() })
+      .where(eq(settlements.id, s.id))
+      .returning();
+    await tx
+      .update(milestones)
+      .set({ status: "paid", updatedAt: new Date() })
+      .where(and(eq(milestones.id, s.milestoneId), eq(milestones.status, "approved")));
+    const [unpaid] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(milestones)
+      .where(and(eq(milestones.dealId, s.dealId), ne(milestones.status, "paid")));
+    if ((unpaid?.n ?? 0) === 0)
+      await tx
+        .update(deals)
+        .set({ status: "completed", updatedAt: new Date() })
+        .where(eq(deals.id, s.dealId));
+    if (!done) throw new Error(`settlement ${s.id} vanished`);
+    return done;
+  });
+}
+
+async function markFailed(db: Db, s: Settlement, error: string): Promise<never> {
+  await db
+    .update(settlements)
+    .set({ status: "failed", error, updatedAt: new Date() })
+    .where(eq(settlements.id, s.id));
+  throw new AppError(
+    "chain_unavailable",
+    `The payment did not go through (${error}). Settling again retries it.`,
+    {
+      details: { settlement: settlementJson({ ...s, status: "failed", error }) },
+    },
+  );
+}
+
+function stillPending(s: Settlement): never {
+  throw new AppError(
+    "chain_unavailable",
+    "The payment was sent but is not confirmed yet. Settling again (or reconciliation) finishes it.",
+    { details: { settlement: settlementJson(s) } },
+  );
+}
+
+/** Follows an external relayer's task to a final, on-chain-checked state. */
+async function followRelayTask(db: Db, s: Settlement): Promise<Settlement> {
+  const relayer = gelatoRelayer();
+  const deadline = Date.now() + env().TX_RECEIPT_TIMEOUT_SECONDS * 1000;
+  for (;;) {
+    const task = await relayer.taskStatus(s.relayTaskId as string);
+    if (task.state === "reverted" || task.state === "cancelled")
+      return markFailed(
+        db,
+        s,
+        `relayer task ${task.state}${task.message ? `: ${task.message}` : ""}`,
+      );
+    if (task.state === "success" && task.txHash) {
+      // Trust the chain, not the relayer: only a successful receipt counts as paid.
+      const receipt = await publicClient()
+        .waitForTransactionReceipt({ hash: task.txHash as Hex, timeout: 30_000 })
+        .catch((err) => {
+          throw chainUnavailable(err);
+        });
+      if (receipt.status !== "success") return markFailed(db, s, "relayed transaction reverted");
+      return markPaid(db, s, task.txHash);
+    }
+    if (Date.now() > deadline) stillPending(s);
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+}
+
+async function progress(db: Db, start: Settlement): Promise<Settlement> {
+  let s = start;
+  if (s.status === "confirmed") return s;
+  if (s.status === "pending" || s.status === "failed") {
+    await submitPayment(db, s);
+    s = await reload(db, s.id);
+  }
+  if (s.relayTaskId && !s.chainTxId) return followRelayTask(db, s);
+  if (!s.chainTxId) throw new Error(`settlement ${s.id} is ${s.status} without a transaction`);
+  const chainTx = await getChainTransaction(db, s.chainTxId);
+  if (!chainTx) throw new Error(`settlement ${s.id} lost its transaction ${s.chainTxId}`);
+  const done = await resumeTransaction(db, chainTx);
+  if (done.status === "confirmed") return markPaid(db, s, done.hash);
+  if (done.status === "failed") return markFailed(db, s, done.error ?? "transaction failed");
+  return stillPending(await reload(db, s.id));
+}
+
+/**
+ * Advances a settlement to `confirmed` (then records it on the reputation registry).
+ * Throws settlement_in_progress when another caller holds it, chain_unavailable when the
+ * chain fails (state kept; calling again resumes).
+ */
+export async function advanceSettlement(db: Db, settlementId: string): Promise<Settlement> {
+  const leased = await takeLease(db, settlementId);
+  if (!leased) {
+    const current = await reload(db, settlementId);
+    if (current.status === "confirmed") return current;
+    throw new AppError("settlement_in_progress", "This milestone is being settled right now.", {
+      details: { settlement: settlementJson(current) },
+    });
+  }
+  try {
+    const paid = await progress(db, leased);
+    if (!paid.reputationTxHash) {
+      await recordSettlementReputation(db, paid).catch((err) =>
+        log.warn("reputation not recorded yet; reconciliation will retry", { settlementId, err }),
+      );
+    }
+    return reload(db, settlementId);
+  } finally {
+    await releaseLease(db, settlementId).catch(() => {});
+  }
+}

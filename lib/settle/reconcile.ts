@@ -1,0 +1,103 @@
+import { and, eq, inArray, isNotNull, isNull, notInArray } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { chainTransactions, settlements } from "@/db/schema";
+import { chainConfig } from "@/lib/chain/config";
+import { resumeTransaction } from "@/lib/chain/sender";
+import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log";
+import { advanceSettlement } from "@/lib/settle/advance";
+import { recordSettlementReputation } from "@/lib/settle/reputation";
+
+// Finishes work a request left behind (a crash, an RPC outage, a receipt timeout):
+// settlements left `pending` or `submitted` are advanced exactly as a new settle call
+// would (confirm from the receipt, or re-broadcast the same signed bytes — never a new
+// payment), paid settlements get their reputation record, and any other transaction of
+// ours still in flight (faucet drips, attestations) is resumed.
+
+export type ReconcileReport = {
+  settlements: { confirmed: number; stillPending: number; busy: number; failed: number };
+  reputations: number;
+  transactions: { confirmed: number; failed: number; stillPending: number };
+};
+
+export async function reconcile(db: Db): Promise<ReconcileReport> {
+  const report: ReconcileReport = {
+    settlements: { confirmed: 0, stillPending: 0, busy: 0, failed: 0 },
+    reputations: 0,
+    transactions: { confirmed: 0, failed: 0, stillPending: 0 },
+  };
+  const chainId = chainConfig().chainId;
+
+  const open = await db
+    .select()
+    .from(settlements)
+    .where(
+      and(eq(settlements.chainId, chainId), inArray(settlements.status, ["pending", "submitted"])),
+    );
+  for (const s of open) {
+    try {
+      const done = await advanceSettlement(db, s.id);
+      if (done.status === "confirmed") report.settlements.confirmed++;
+      else report.settlements.stillPending++;
+    } catch (err) {
+      if (err instanceof AppError && err.code === "settlement_in_progress")
+        report.settlements.busy++;
+      else if (err instanceof AppError && err.code === "chain_unavailable")
+        report.settlements.stillPending++;
+      else {
+        report.settlements.failed++;
+        log.error("reconcile: settlement could not be advanced", { settlementId: s.id, err });
+      }
+    }
+  }
+
+  const unrecorded = await db
+    .select()
+    .from(settlements)
+    .where(
+      and(
+        eq(settlements.chainId, chainId),
+        eq(settlements.status, "confirmed"),
+        isNull(settlements.reputationTxHash),
+      ),
+    );
+  for (const s of unrecorded) {
+    try {
+      await recordSettlementReputation(db, s);
+      report.reputations++;
+    } catch (err) {
+      log.warn("reconcile: reputation not recorded", { settlementId: s.id, err });
+    }
+  }
+
+  // Whatever is still in flight and belongs to no settlement (those were handled above).
+  const leftovers = await db
+    .select()
+    .from(chainTransactions)
+    .where(
+      and(
+        eq(chainTransactions.chainId, chainId),
+        inArray(chainTransactions.status, ["pending", "submitted"]),
+        notInArray(
+          chainTransactions.id,
+          // NOT IN over a NULL would match nothing: only linked rows.
+          db
+            .select({ id: settlements.chainTxId })
+            .from(settlements)
+            .where(and(eq(settlements.chainId, chainId), isNotNull(settlements.chainTxId))),
+        ),
+      ),
+    );
+  for (const t of leftovers) {
+    try {
+      const done = await resumeTransaction(db, t);
+      if (done.status === "confirmed") report.transactions.confirmed++;
+      else if (done.status === "failed") report.transactions.failed++;
+      else report.transactions.stillPending++;
+    } catch (err) {
+      report.transactions.stillPending++;
+      log.warn("reconcile: transaction not finished", { id: t.id, purpose: t.purpose, err });
+    }
+  }
+  return report;
+}

@@ -1,0 +1,213 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { type Address, getAddress } from "viem";
+import type { Db } from "@/db/client";
+import { findVisibleMilestone } from "@/db/queries/deals";
+import {
+  type Deal,
+  deals,
+  type Milestone,
+  milestones,
+  type Settlement,
+  type SettlementVia,
+  settlements,
+  users,
+  type Verification,
+  verifications,
+} from "@/db/schema";
+import { chainConfig } from "@/lib/chain/config";
+import { relayStatus } from "@/lib/chain/relay";
+import type { Caller } from "@/lib/deals/deals";
+import { getMilestone, type MilestoneDetailJson } from "@/lib/deals/milestones";
+import {
+  type SettlementJson,
+  settlementJson,
+  type VerdictJson,
+  verdictJson,
+} from "@/lib/deals/serialize";
+import { AppError, notFound } from "@/lib/errors";
+import { payoutUnits, scoreToBps } from "@/lib/money";
+import { advanceSettlement } from "@/lib/settle/advance";
+import { signTransferAuthorization } from "@/lib/settle/payment";
+import type { VerifierOptions } from "@/lib/verify/verifier";
+import { verdictForRevision } from "@/lib/verify/verify-milestone";
+
+// POST /api/settle: verdict → gate → milestone approved → USDC transfer → paid.
+// The verdict is the stored one for the current revision (one model call per revision);
+// the gate's outcome and the settlement row are written before any money moves; the
+// unique settlement per milestone and the lease make concurrent calls pay exactly once.
+
+export type SettleInput = { milestoneId: string; via: SettlementVia; minScore?: number };
+
+export type SettleResult =
+  | {
+      outcome: "paid";
+      milestone: MilestoneDetailJson;
+      verdict: VerdictJson;
+      settlement: SettlementJson;
+    }
+  | { outcome: "rejected"; milestone: MilestoneDetailJson; verdict: VerdictJson };
+
+async function settlementOf(db: Db, milestoneId: string): Promise<Settlement | undefined> {
+  const [row] = await db.select().from(settlements).where(eq(settlements.milestoneId, milestoneId));
+  return row;
+}
+
+function alreadySettled(s: Settlement): AppError {
+  return new AppError("already_settled", "This milestone has already been paid.", {
+    details: { settlement: settlementJson(s) },
+  });
+}
+
+/** The gate failed: the milestone is rejected (the creator may submit a new revision). */
+async function reject(db: Db, m: Milestone, v: Verification): Promise<void> {
+  await db
+    .update(milestones)
+    .set({ status: "rejected", updatedAt: new Date() })
+    .where(
+      and(
+        eq(milestones.id, m.id),
+        eq(milestones.status, "submitted"),
+        eq(milestones.revision, v.revision),
+      ),
+    );
+}
+
+/**
+ * The gate passed: in one transaction, check the milestone is still on this revision,
+ * the creator has a proven wallet and the deal's budget covers the payout, then create
+ * the settlement (leased to this caller) and mark the milestone approved.
+ */
+async function claim(
+  db: Db,
+  deal: Deal,
+  m: Milestone,
+  v: Verification,
+  via: SettlementVia,
+): Promise<Settlement> {
+  const creatorId = deal.creatorId;
+  if (!creatorId) throw new AppError("invalid_state", "The deal has no creator to pay.");
+  const [creator] = await db.select().from(users).where(eq(users.id, creatorId));
+  if (!creator?.walletAddress)
+    throw new AppError(
+      "wallet_required",
+      "The creator has not linked a wallet yet, so there is nowhere to pay.",
+    );
+  const recipient = getAddress(creator.walletAddress) as Address;
+  const amountUnits = payoutUnits(m.amountUnits, v.scoreBps);
+  // Signing is local (no network): the relay authorization is stored with the claim.
+  const relayAuthorization =
+    via === "relay" ? await signTransferAuthorization(recipient, amountUnits) : null;
+
+  return db.transaction(async (tx) => {
+    // The deal row lock serialises settlements of one deal, for the budget check.
+    await tx.select({ id: deals.id }).from(deals).where(eq(deals.id, deal.id)).for("update");
+    const [locked] = await tx
+      .select()
+      .from(milestones)
+      .where(eq(milestones.id, m.id))
+      .for("update");
+    if (!locked) throw notFound("Milestone");
+    if (locked.status === "approved" || locked.status === "paid")
+      throw new AppError("settlement_in_progress", "This milestone is being settled right now.");
+    if (locked.revision !== v.revision)
+      throw new AppError(
+        "invalid_state",
+        "A new deliverable was submitted meanwhile; settle again to verify it.",
+      );
+    const [committed] = await tx
+      .select({ total: sql<string>`coalesce(sum(${settlements.amountUnits}), 0)::text` })
+      .from(settlements)
+      .where(eq(settlements.dealId, deal.id));
+    if (BigInt(committed?.total ?? "0") + amountUnits > deal.budgetUnits)
+      throw new AppError("budget_exceeded", "This payout would take the deal over its budget.");
+    const [created] = await tx
+      .insert(settlements)
+      .values({
+        milestoneId: m.id,
+        dealId: deal.id,
+        via,
+        chainId: chainConfig().chainId,
+        recipient,
+        amountUnits,
+        scoreBps: v.scoreBps,
+        revision: v.revision,
+        status: "pending",
+        relayAuthorization,
+        leaseExpiresAt: null,
+      })
+      .returning();
+    await tx
+      .update(milestones)
+      .set({ status: "approved", updatedAt: new Date() })
+      .where(and(eq(milestones.id, m.id), inArray(milestones.status, ["submitted", "rejected"])));
+    if (!created) throw new Error("insert returned no settlement");
+    return created;
+  });
+}
+
+export async function settleMilestone(
+  db: Db,
+  caller: Caller,
+  input: SettleInput,
+  opts: { verifier?: VerifierOptions } = {},
+): Promise<SettleResult> {
+  const row = await findVisibleMilestone(db, caller, input.milestoneId);
+  if (!row) throw notFound("Milestone");
+  const { deal, milestone } = row;
+  if (deal.brandId !== caller.id)
+    throw new AppError("forbidden", "Only the deal's brand can settle its milestones.");
+  if (input.via === "relay") {
+    const status = relayStatus();
+    if (!status.configured || !status.supported)
+      throw new AppError(
+        "not_configured",
+        `Relayed settlement is not available: ${status.reason ?? "not configured"}.`,
+      );
+  }
+
+  let settlement = await settlementOf(db, milestone.id);
+  if (settlement?.status === "confirmed") throw alreadySettled(settlement);
+  if (!settlement) {
+    if (milestone.status === "pending")
+      throw new AppError("no_deliverable", "Nothing has been submitted yet.");
+    const verification = await verdictForRevision(db, milestone, deal, opts.verifier);
+    const minScoreBps =
+      input.minScore !== undefined ? scoreToBps(input.minScore) : deal.minScoreBps;
+    if (!(verification.approved && verification.scoreBps >= minScoreBps)) {
+      await reject(db, milestone, verification);
+      return {
+        outcome: "rejected",
+        milestone: await getMilestone(db, caller, milestone.id),
+        verdict: verdictJson(verification),
+      };
+    }
+    try {
+      settlement = await claim(db, deal, milestone, verification, input.via);
+    } catch (err) {
+      // A concurrent caller claimed first (unique settlement per milestone).
+      const other = await settlementOf(db, milestone.id);
+      if (!other) throw err;
+      if (other.status === "confirmed") throw alreadySettled(other);
+      throw new AppError("settlement_in_progress", "This milestone is being settled right now.", {
+        details: { settlement: settlementJson(other) },
+      });
+    }
+  }
+  // An approved milestone is never verified again: resume its settlement as recorded.
+  const paid = await advanceSettlement(db, settlement.id);
+  const detail = await getMilestone(db, caller, milestone.id);
+  const [verification] = await db
+    .select()
+    .from(verifications)
+    .where(
+      and(eq(verifications.milestoneId, milestone.id), eq(verifications.revision, paid.revision)),
+    );
+  if (!verification)
+    throw new Error(`settlement ${paid.id} has no verdict for revision ${paid.revision}`);
+  return {
+    outcome: "paid",
+    milestone: detail,
+    verdict: verdictJson(verification),
+    settlement: settlementJson(paid),
+  };
+}

@@ -1,0 +1,14 @@
+// npm run reconcile — finish settlements and transactions a request left unfinished.
+import { closeDb, getDb } from "@/db/client";
+import { reconcile } from "@/lib/settle/reconcile";
+
+async function main() {
+  const report = await reconcile(await getDb());
+  console.log(JSON.stringify(report, null, 2));
+  await closeDb();
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,137 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { chainTransactions, milestones } from "@/db/schema";
+import { type AnvilInstance, startAnvil } from "@/lib/chain/anvil";
+import { publicClient, resetChainConfigCache } from "@/lib/chain/config";
+import { deployLocalContracts, mintUsdc } from "@/lib/chain/deploy";
+import { resetEnvCache } from "@/lib/env";
+import { reconcile } from "@/lib/settle/reconcile";
+import { settleMilestone } from "@/lib/settle/settle";
+import { answering, approve, goodDeliverable, submittedMilestone } from "../verify/fixtures";
+import { parties, settlementRows, transfersTo, usdcBalance } from "./fixtures";
+
+// The chain fails after the payment is sent and before its receipt: this file runs its
+// own anvil (with a state file) so it can stop and restart it without disturbing others.
+
+let anvil: AnvilInstance;
+let port: number;
+const stateFile = path.join(mkdtempSync(path.join(tmpdir(), "milestone-faults-")), "anvil.json");
+const saved = { ...process.env };
+
+function pointAt(rpcUrl: string, usdc?: string, registry?: string) {
+  process.env.RPC_URL = rpcUrl;
+  if (usdc) process.env.USDC_ADDRESS = usdc;
+  if (registry) process.env.REPUTATION_REGISTRY_ADDRESS = registry;
+  process.env.TX_RECEIPT_TIMEOUT_SECONDS = "1";
+  resetEnvCache();
+  resetChainConfigCache();
+}
+
+beforeAll(async () => {
+  anvil = await startAnvil({ port: 0, stateFile });
+  port = anvil.port;
+  const treasuryKey = process.env.TREASURY_PRIVATE_KEY as `0x${string}`;
+  const treasury = privateKeyToAccount(treasuryKey).address;
+  const d = await deployLocalContracts({
+    rpcUrl: anvil.rpcUrl,
+    deployerKey: treasuryKey,
+    attestor: treasury,
+  });
+  await mintUsdc({
+    rpcUrl: anvil.rpcUrl,
+    ownerKey: treasuryKey,
+    usdc: d.usdc,
+    to: treasury,
+    amount: 1_000_000_000_000n,
+  });
+  pointAt(anvil.rpcUrl, d.usdc, d.registry);
+});
+
+afterAll(async () => {
+  await anvil?.stop();
+  process.env = saved;
+  resetEnvCache();
+  resetChainConfigCache();
+});
+
+async function rpc(method: string, params: unknown[] = []) {
+  const res = await fetch(anvil.rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  return (await res.json()) as { result?: unknown; error?: unknown };
+}
+
+describe("the chain fails between sending and the receipt", () => {
+  it("keeps the settlement resumable, and reconcile pays exactly once", async () => {
+    const { brand, creator, wallet } = await parties();
+    const { milestoneId } = await submittedMilestone(brand, creator, goodDeliverable);
+    const db = await getDb();
+
+    // The node takes the transaction but mines nothing: no receipt will come.
+    await rpc("evm_setAutomine", [false]);
+    const err = await settleMilestone(
+      db,
+      brand.user,
+      { milestoneId, via: "direct" },
+      { verifier: { model: answering(approve) } },
+    ).catch((e) => e);
+    expect(err.code).toBe("chain_unavailable");
+    expect(err.status).toBe(502);
+    const [submitted] = await settlementRows(milestoneId);
+    expect(submitted?.status).toBe("submitted");
+    expect(submitted?.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    const [m] = await db.select().from(milestones).where(eq(milestones.id, milestoneId));
+    expect(m?.status).toBe("approved");
+
+    // The node dies with the transaction still unmined (its mempool is not persisted).
+    await anvil.stop();
+    const down = await reconcile(db);
+    expect(down.settlements.stillPending).toBe(1);
+    expect(down.settlements.confirmed).toBe(0);
+    // While it is down, settling again is refused cleanly and changes nothing.
+    const retry = await settleMilestone(db, brand.user, { milestoneId, via: "direct" }).catch(
+      (e) => e,
+    );
+    expect(retry.code).toBe("chain_unavailable");
+
+    anvil = await startAnvil({ port, stateFile });
+    resetChainConfigCache();
+    expect(await usdcBalance(wallet)).toBe(0n);
+
+    const report = await reconcile(db);
+    expect(report.settlements.confirmed).toBe(1);
+    const [done] = await settlementRows(milestoneId);
+    expect(done?.status).toBe("confirmed");
+    // The same signed bytes were re-broadcast: same hash, one transfer, the full payout.
+    expect(done?.txHash).toBe(submitted?.txHash);
+    expect(await transfersTo(wallet)).toHaveLength(1);
+    expect(await usdcBalance(wallet)).toBe(46_000_000n);
+    const receipt = await publicClient().getTransactionReceipt({
+      hash: done?.txHash as `0x${string}`,
+    });
+    expect(receipt.status).toBe("success");
+    const [after] = await db.select().from(milestones).where(eq(milestones.id, milestoneId));
+    expect(after?.status).toBe("paid");
+
+    // Reconciling again, or settling again, pays nothing more.
+    const idle = await reconcile(db);
+    expect(idle.settlements.confirmed).toBe(0);
+    const again = await settleMilestone(db, brand.user, { milestoneId, via: "direct" }).catch(
+      (e) => e,
+    );
+    expect(again.code).toBe("already_settled");
+    expect(await transfersTo(wallet)).toHaveLength(1);
+    const txs = await db
+      .select()
+      .from(chainTransactions)
+      .where(eq(chainTransactions.hash, done?.txHash as string));
+    expect(txs).toHaveLength(1);
+  });
+});
