@@ -1,0 +1,297 @@
+import { z } from "zod";
+import { roleBody, sessionBody, walletLinkBody } from "@/lib/auth/schemas";
+import { createDealBody, deliverableBody } from "@/lib/deals/schemas";
+import { settleBody } from "@/lib/settle/schemas";
+
+// The API reference, served as OpenAPI 3.1 at /api/openapi.json and rendered at /docs.
+// Request schemas come from the same zod schemas the handlers validate with.
+
+export type Endpoint = {
+  method: "GET" | "POST" | "DELETE";
+  path: string;
+  summary: string;
+  auth: boolean;
+  tag: string;
+  body?: z.ZodType;
+  response: string;
+  errors: string[];
+};
+
+const milestoneIdBody = z.object({ milestoneId: z.uuid() });
+const addressBody = z.object({ address: z.string().describe("0x-prefixed wallet address") });
+const passphraseBody = z.object({ passphrase: z.string() });
+
+export const endpoints: Endpoint[] = [
+  {
+    method: "POST",
+    path: "/api/auth/session",
+    tag: "Auth",
+    auth: false,
+    body: sessionBody,
+    summary: "Verify an identity token, upsert the user, start a session (cookie + bearer token).",
+    response: "{ user, token, expiresAt }",
+    errors: ["400 invalid_request", "401 invalid_token"],
+  },
+  {
+    method: "DELETE",
+    path: "/api/auth/session",
+    tag: "Auth",
+    auth: false,
+    summary: "Sign out (clears the cookie).",
+    response: "{ signedOut: true }",
+    errors: [],
+  },
+  {
+    method: "GET",
+    path: "/api/auth/me",
+    tag: "Auth",
+    auth: true,
+    summary: "The signed-in user.",
+    response: "{ user }",
+    errors: ["401 unauthenticated"],
+  },
+  {
+    method: "POST",
+    path: "/api/auth/role",
+    tag: "Auth",
+    auth: true,
+    body: roleBody,
+    summary: "Switch the active role (creator | organization). Never widens access to records.",
+    response: "{ user }",
+    errors: ["400 invalid_request", "401 unauthenticated"],
+  },
+  {
+    method: "GET",
+    path: "/api/auth/wallet/nonce",
+    tag: "Auth",
+    auth: true,
+    summary: "A one-time nonce (and message) to sign for wallet linking.",
+    response: "{ nonce, message?, expiresAt }",
+    errors: ["401 unauthenticated"],
+  },
+  {
+    method: "POST",
+    path: "/api/auth/wallet",
+    tag: "Auth",
+    auth: true,
+    body: walletLinkBody,
+    summary:
+      "Link a wallet by signing the nonce message (SIWE-style). Payouts go only to a proven wallet.",
+    response: "{ user }",
+    errors: ["400 invalid_request", "401 invalid_signature", "409 wallet_taken"],
+  },
+  {
+    method: "GET",
+    path: "/api/deals",
+    tag: "Deals",
+    auth: true,
+    summary: "The caller's deals, as brand or creator. `?open=1`: open deals a creator may take.",
+    response: "{ deals: Deal[] }",
+    errors: ["401 unauthenticated", "403 wrong_role (open=1 as brand)"],
+  },
+  {
+    method: "POST",
+    path: "/api/deals",
+    tag: "Deals",
+    auth: true,
+    body: createDealBody,
+    summary: "A brand creates a deal with its milestones (budget = sum of amounts).",
+    response: "201 { deal }",
+    errors: ["400 invalid_request", "403 wrong_role"],
+  },
+  {
+    method: "GET",
+    path: "/api/deals/{id}",
+    tag: "Deals",
+    auth: true,
+    summary: "One deal with its milestones (its parties; open deals to anyone signed in).",
+    response: "{ deal }",
+    errors: ["400 invalid_request", "404 not_found"],
+  },
+  {
+    method: "POST",
+    path: "/api/deals/{id}/accept",
+    tag: "Deals",
+    auth: true,
+    summary: "A creator takes an open deal; of two racing creators one wins.",
+    response: "{ deal }",
+    errors: ["403 wrong_role | forbidden", "404 not_found", "409 invalid_state"],
+  },
+  {
+    method: "GET",
+    path: "/api/milestones/{id}",
+    tag: "Deals",
+    auth: true,
+    summary: "A milestone with its deliverables, verdicts and settlement.",
+    response: "{ milestone }",
+    errors: ["404 not_found"],
+  },
+  {
+    method: "POST",
+    path: "/api/milestones/{id}/deliverable",
+    tag: "Deals",
+    auth: true,
+    body: deliverableBody,
+    summary: "The deal's creator submits a deliverable (a new revision; from pending or rejected).",
+    response: "201 { milestone }",
+    errors: ["403 forbidden", "404 not_found", "409 invalid_state"],
+  },
+  {
+    method: "POST",
+    path: "/api/verify",
+    tag: "Verification and settlement",
+    auth: true,
+    body: milestoneIdBody,
+    summary:
+      "AI verification of the current deliverable (either party). One model call per revision; repeats return the stored verdict.",
+    response: "{ approved, score, reasoning, missing, model, revision, verifiedAt }",
+    errors: ["404 not_found", "409 no_deliverable", "502 verifier_unavailable"],
+  },
+  {
+    method: "POST",
+    path: "/api/settle",
+    tag: "Verification and settlement",
+    auth: true,
+    body: settleBody,
+    summary:
+      "Verify → gate (approved && score ≥ minScore) → approve → pay floor(amount × score) USDC, exactly once. Honours Idempotency-Key.",
+    response:
+      '{ outcome: "paid", milestone, verdict, settlement } | { outcome: "rejected", milestone, verdict }',
+    errors: [
+      "403 forbidden",
+      "404 not_found",
+      "409 no_deliverable | already_settled | settlement_in_progress | wallet_required",
+      "502 verifier_unavailable | chain_unavailable (retry resumes)",
+      "503 not_configured (relay)",
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/relay/status",
+    tag: "Verification and settlement",
+    auth: false,
+    summary: "Whether relayed (gasless) settlement is configured; `?chainId=`.",
+    response: "{ configured, provider, chainId, supported, sponsor?, reason? }",
+    errors: ["400 invalid_request"],
+  },
+  {
+    method: "POST",
+    path: "/api/faucet/drip",
+    tag: "Chain",
+    auth: true,
+    body: addressBody,
+    summary: "One-time 2.00 USDC testnet drip per address and per user.",
+    response: '{ funded, amount: "2.00", txHash, reason? }',
+    errors: ["400 invalid_request", "403 faucet_disabled", "502 chain_unavailable"],
+  },
+  {
+    method: "GET",
+    path: "/api/reputation/{wallet}",
+    tag: "Chain",
+    auth: true,
+    summary: "On-chain reputation: settled milestones and their mean score.",
+    response: "{ wallet, chainId, registry, count, score }",
+    errors: ["400 invalid_request", "502 chain_unavailable"],
+  },
+  {
+    method: "POST",
+    path: "/api/demo/unlock",
+    tag: "Demo",
+    auth: false,
+    body: passphraseBody,
+    summary: "Exchange the demo passphrase for an unlock cookie.",
+    response: "{ unlocked: true }",
+    errors: ["401 invalid_passphrase", "404 not_found", "429 rate_limited"],
+  },
+  {
+    method: "POST",
+    path: "/api/demo/ensure-deals",
+    tag: "Demo",
+    auth: true,
+    summary: "Seed the three starter deals for the calling brand, once.",
+    response: "201|200 { created, deals }",
+    errors: ["403 wrong_role"],
+  },
+  {
+    method: "GET",
+    path: "/api/health",
+    tag: "Operations",
+    auth: false,
+    summary: "Database and chain reachability.",
+    response: "{ ok, db, chain: { chainId, blockNumber } }",
+    errors: ["503 unavailable"],
+  },
+];
+
+const errorSchema = {
+  type: "object",
+  properties: {
+    error: {
+      type: "object",
+      properties: { code: { type: "string" }, message: { type: "string" }, details: {} },
+      required: ["code", "message"],
+    },
+  },
+};
+
+export function openApiDocument(serverUrl: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const e of endpoints) {
+    const params = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+      name: m[1],
+      in: "path",
+      required: true,
+      schema: { type: "string" },
+    }));
+    paths[e.path] ??= {};
+    (paths[e.path] as Record<string, unknown>)[e.method.toLowerCase()] = {
+      tags: [e.tag],
+      summary: e.summary,
+      ...(params.length ? { parameters: params } : {}),
+      ...(e.auth ? { security: [{ bearer: [] }, { cookie: [] }] } : {}),
+      ...(e.body
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                "application/json": {
+                  schema: z.toJSONSchema(e.body, {
+                    io: "input",
+                    unrepresentable: "any",
+                    target: "openapi-3.0",
+                  }),
+                },
+              },
+            },
+          }
+        : {}),
+      responses: {
+        "200": { description: e.response },
+        default: {
+          description: e.errors.join("; ") || "error",
+          content: { "application/json": { schema: errorSchema } },
+        },
+      },
+    };
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Milestone API",
+      version: "1.0.0",
+      description: "Milestone deals, AI verification and USDC settlement.",
+    },
+    servers: [{ url: serverUrl }],
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "The token from POST /api/auth/session",
+        },
+        cookie: { type: "apiKey", in: "cookie", name: "milestone.session-token" },
+      },
+    },
+    paths,
+  };
+}

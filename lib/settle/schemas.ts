@@ -1,0 +1,9 @@
+import { z } from "zod";
+import { settlementVias } from "@/db/schema";
+
+export const settleBody = z.object({
+  milestoneId: z.uuid("must be a UUID"),
+  via: z.enum(settlementVias).default("direct"),
+  /** The gate: the verdict must be approved with at least this score (default: the deal's, 0.5). */
+  minScore: z.number().min(0).max(1).optional(),
+});
