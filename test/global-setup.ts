@@ -1,11 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { drizzle } from "drizzle-orm/postgres-js";
-import { migrate } from "drizzle-orm/postgres-js/migrator";
-import postgres from "postgres";
 import type { TestProject } from "vitest/node";
+import { createFreshDatabase } from "@/db/fresh";
 import { startAnvil } from "@/lib/chain/anvil";
 
 // Runs once per `vitest run`, in the main process; workers inherit process.env.
@@ -15,24 +12,6 @@ import { startAnvil } from "@/lib/chain/anvil";
 
 const cleanups: Array<() => Promise<void>> = [];
 
-async function freshPostgresDatabase(serverUrl: string): Promise<string> {
-  const name = `milestone_test_${Date.now()}_${randomBytes(3).toString("hex")}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const client = postgres(url.toString(), { max: 1, onnotice: () => {} });
-  await migrate(drizzle(client), { migrationsFolder: path.resolve("db/migrations") });
-  await client.end();
-  cleanups.push(async () => {
-    const a = postgres(serverUrl, { max: 1, onnotice: () => {} });
-    await a.unsafe(`drop database if exists "${name}" with (force)`);
-    await a.end();
-  });
-  return url.toString();
-}
-
 export default async function setup(_project: TestProject) {
   process.env.LOG_LEVEL ??= "error";
   const dataDir = mkdtempSync(path.join(tmpdir(), "milestone-test-"));
@@ -41,8 +20,10 @@ export default async function setup(_project: TestProject) {
 
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl) {
-    process.env.DATABASE_URL = await freshPostgresDatabase(serverUrl);
-    console.log(`[test] PostgreSQL: ${new URL(process.env.DATABASE_URL).pathname.slice(1)}`);
+    const fresh = await createFreshDatabase(serverUrl);
+    cleanups.push(fresh.drop);
+    process.env.DATABASE_URL = fresh.url;
+    console.log(`[test] PostgreSQL: ${fresh.name}`);
   } else {
     delete process.env.DATABASE_URL;
     process.env.PGLITE_DIR = "memory://";

@@ -13,9 +13,10 @@ export async function recordSettlementReputation(db: Db, s: Settlement): Promise
     milestoneId: s.milestoneId,
     amountUnits: s.amountUnits,
   });
-  if (recorded?.hash)
+  // "already_recorded" without a hash of ours stays null; the registry check is a cheap read.
+  if (recorded.txHash)
     await db
       .update(settlements)
-      .set({ reputationTxHash: recorded.hash, updatedAt: new Date() })
+      .set({ reputationTxHash: recorded.txHash, updatedAt: new Date() })
       .where(eq(settlements.id, s.id));
 }

@@ -1,0 +1,10 @@
+import { getDb } from "@/db/client";
+import { requireUser } from "@/lib/auth/caller";
+import { route } from "@/lib/http";
+import { verifyBody, verifyMilestone } from "@/lib/verify/verify-milestone";
+
+// POST /api/verify – verify a milestone's deliverable (either party)
+export const POST = route({ auth: requireUser, body: verifyBody }, async ({ user, body }) => {
+  const verdict = await verifyMilestone(await getDb(), user, body.milestoneId);
+  return Response.json(verdict);
+});

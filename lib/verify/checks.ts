@@ -1,0 +1,120 @@
+import type { Requirements } from "@/db/schema";
+import type { DeliverableContent } from "./verdict";
+
+// Deterministic checks: hashtags, mentions and links are matched in code, not judged by
+// the model, so no wording in a deliverable can make a missing one count as present.
+// Everything the creator submitted (url, text, note) is searched.
+
+export type RequirementKind = "hashtag" | "mention" | "link";
+export type RequirementResult = { kind: RequirementKind; value: string; found: boolean };
+export type RequirementCheck = {
+  results: RequirementResult[];
+  /** Human strings for what is not there, e.g. "hashtag #ad", in requirement order. */
+  missing: string[];
+};
+
+const WORD = "[\\p{L}\\p{N}_]";
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function withPrefix(prefix: "#" | "@", value: string): string {
+  const v = value.trim();
+  return v.startsWith(prefix) ? v : `${prefix}${v}`;
+}
+
+/** Whole-token, case-insensitive: "#ad" matches "#AD." but not "#adidas" or "x#ad". */
+export function hasHashtag(haystack: string, tag: string): boolean {
+  const t = escapeRegExp(withPrefix("#", tag));
+  return new RegExp(`(?<!${WORD})${t}(?!${WORD})`, "iu").test(haystack);
+}
+
+/**
+ * Whole-token, case-insensitive. Handles may contain dots, so "@brand" does not match
+ * "@brand.app", while a full stop ending a sentence still ends the handle; an e-mail
+ * address ("me@brand.app") is not a mention.
+ */
+export function hasMention(haystack: string, handle: string): boolean {
+  const m = escapeRegExp(withPrefix("@", handle));
+  return new RegExp(`(?<![\\p{L}\\p{N}_.@])${m}(?!${WORD}|\\.${WORD})`, "iu").test(haystack);
+}
+
+type NormalizedLink = { base: string; search: string };
+
+/**
+ * A link reduced to what identifies it: scheme dropped (http ≡ https, or none), host
+ * lower-cased, trailing slashes and the fragment removed. Null when it is not a web URL.
+ */
+export function normalizeLink(raw: string): NormalizedLink | null {
+  let s = raw.trim().replace(/[.,;:!?)\]}'"]+$/u, "");
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(s)) s = `https://${s}`;
+  let url: URL;
+  try {
+    url = new URL(s);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  const port = url.port ? `:${url.port}` : "";
+  const path = url.pathname.replace(/\/+$/, "");
+  return { base: `${url.hostname.toLowerCase()}${port}${path}`, search: url.search };
+}
+
+// URL-looking tokens, with or without a scheme ("milestone.example/launch" counts). The
+// lookbehind anchors matches at token starts, which keeps long inputs linear.
+const URL_TOKEN =
+  /(?<![\p{L}\p{N}_./-])(?:https?:\/\/)?(?:[\p{L}\p{N}-]+\.)+\p{L}{2,}(?::\d{1,5})?(?:[/?#][^\s<>"'`]*)?/giu;
+
+function linksIn(haystack: string): NormalizedLink[] {
+  const out: NormalizedLink[] = [];
+  for (const match of haystack.matchAll(URL_TOKEN)) {
+    const link = normalizeLink(match[0]);
+    if (link) out.push(link);
+  }
+  return out;
+}
+
+/**
+ * True when the required link appears. A required link without a query string also
+ * matches the same page with tracking parameters added (creators add UTM tags).
+ */
+export function hasLink(haystack: string, required: string): boolean {
+  const want = normalizeLink(required);
+  if (!want) return false;
+  return linksIn(haystack).some(
+    (l) => l.base === want.base && (want.search === "" || l.search === want.search),
+  );
+}
+
+/** The text every check searches: all three fields, each on its own line. */
+export function deliverableHaystack(d: DeliverableContent): string {
+  return [d.url, d.text, d.note].join("\n");
+}
+
+/** Checks every required hashtag, mention and link against the deliverable. */
+export function checkRequirements(
+  requirements: Requirements,
+  deliverable: DeliverableContent,
+): RequirementCheck {
+  const haystack = deliverableHaystack(deliverable);
+  const results: RequirementResult[] = [
+    ...requirements.hashtags.map((v) => ({
+      kind: "hashtag" as const,
+      value: withPrefix("#", v),
+      found: hasHashtag(haystack, v),
+    })),
+    ...requirements.mentions.map((v) => ({
+      kind: "mention" as const,
+      value: withPrefix("@", v),
+      found: hasMention(haystack, v),
+    })),
+    ...requirements.links.map((v) => ({
+      kind: "link" as const,
+      value: v.trim(),
+      found: hasLink(haystack, v),
+    })),
+  ];
+  const missing = [...new Set(results.filter((r) => !r.found).map((r) => `${r.kind} ${r.value}`))];
+  return { results, missing };
+}

@@ -1,0 +1,115 @@
+import { checkRequirements, type RequirementKind, type RequirementResult } from "./checks";
+import type { Verdict, VerifierInput } from "./verdict";
+
+// The offline verifier used when no model is configured (the embedded setup). It is
+// deterministic and says exactly what it checked; it cannot judge free-text criteria
+// and says so rather than pretending.
+//
+// Score (basis points, out of 10000):
+//   requirements  6000 × share of required hashtags/mentions/links present (all if none)
+//   post URL      500 http(s) + 1000 on the deal's platform (or a known one) + 500 has a path
+//   caption       1000 non-empty + 1000 at least CAPTION_MIN_CHARS characters
+// Approved when nothing is missing and the score is at least APPROVE_AT_BPS.
+
+export const RUBRIC_MODEL_ID = "rubric-v1";
+const APPROVE_AT_BPS = 7000;
+const CAPTION_MIN_CHARS = 40;
+
+const PLATFORM_HOSTS: Record<string, string[]> = {
+  instagram: ["instagram.com", "instagr.am"],
+  tiktok: ["tiktok.com"],
+  x: ["x.com", "twitter.com"],
+  youtube: ["youtube.com", "youtu.be"],
+};
+const OTHER_HOSTS = [
+  "facebook.com",
+  "fb.watch",
+  "threads.net",
+  "threads.com",
+  "linkedin.com",
+  "twitch.tv",
+  "vimeo.com",
+  "snapchat.com",
+  "pinterest.com",
+  "reddit.com",
+  "bsky.app",
+  "tumblr.com",
+  "medium.com",
+  "substack.com",
+];
+
+const onHost = (hostname: string, hosts: string[]) =>
+  hosts.some((h) => hostname === h || hostname.endsWith(`.${h}`));
+
+type UrlCheck = { bps: number; notes: string[] };
+
+function checkUrl(raw: string, platform: string | undefined): UrlCheck {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return { bps: 0, notes: ["the post URL is not a valid URL"] };
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return { bps: 0, notes: ["the post URL is not an http(s) link"] };
+  const notes = [`the post URL is an ${url.protocol.slice(0, -1)} link`];
+  let bps = 500;
+  const host = url.hostname.toLowerCase();
+  const platformHosts = platform ? PLATFORM_HOSTS[platform] : undefined;
+  if (platformHosts) {
+    if (onHost(host, platformHosts)) {
+      bps += 1000;
+      notes.push(`on ${host}, which matches the deal's platform (${platform})`);
+    } else notes.push(`on ${host}, not on the deal's platform (${platform})`);
+  } else if (onHost(host, [...Object.values(PLATFORM_HOSTS).flat(), ...OTHER_HOSTS])) {
+    bps += 1000;
+    notes.push(`on ${host}, a known social platform`);
+  } else notes.push(`on ${host}, not a known social platform`);
+  if (url.pathname.replace(/\/+$/, "") !== "") {
+    bps += 500;
+    notes.push("pointing to a specific page rather than a home page");
+  } else notes.push("pointing to a home page, not a specific post");
+  return { bps, notes };
+}
+
+function summarize(results: RequirementResult[], kind: RequirementKind, label: string): string {
+  const ofKind = results.filter((r) => r.kind === kind);
+  return `${ofKind.filter((r) => r.found).length}/${ofKind.length} ${label}`;
+}
+
+const fmt = (bps: number) => (bps / 10_000).toFixed(2);
+
+/** The rubric's verdict on one deliverable revision; same input, same output. */
+export function rubricVerdict(input: VerifierInput): Verdict {
+  const { results, missing } = checkRequirements(input.requirements, input.deliverable);
+  const found = results.filter((r) => r.found).length;
+  const requirementsBps = results.length === 0 ? 6000 : Math.round((6000 * found) / results.length);
+
+  const url = checkUrl(input.deliverable.url, input.platform);
+
+  const caption = input.deliverable.text.trim();
+  const captionBps = (caption ? 1000 : 0) + (caption.length >= CAPTION_MIN_CHARS ? 1000 : 0);
+  const captionNote = caption
+    ? `the caption has ${caption.length} characters${caption.length < CAPTION_MIN_CHARS ? ` (under ${CAPTION_MIN_CHARS})` : ""}`
+    : "the caption is empty";
+
+  const scoreBps = requirementsBps + url.bps + captionBps;
+  const approved = missing.length === 0 && scoreBps >= APPROVE_AT_BPS;
+
+  const criteria = input.requirements.criteria.length;
+  const lines = [
+    `Offline rubric verifier (${RUBRIC_MODEL_ID}): no AI model is configured, so this verdict comes from deterministic checks only.`,
+    `Required items present: ${summarize(results, "hashtag", "hashtags")}, ${summarize(results, "mention", "mentions")}, ${summarize(results, "link", "links")}${missing.length ? ` (missing: ${missing.join(", ")})` : ""}.`,
+    `Post: ${url.notes.join(", ")}; ${captionNote}.`,
+    criteria
+      ? `Not assessed: ${criteria} ${criteria === 1 ? "criterion needs" : "criteria need"} judgement that this rubric cannot make; configure an AI model to have them judged.`
+      : "There are no free-text criteria to judge.",
+    `Score ${fmt(scoreBps)} = required items ${fmt(requirementsBps)}/0.60 + post URL ${fmt(url.bps)}/0.20 + caption ${fmt(captionBps)}/0.20.`,
+    approved
+      ? `Approved: every required item is present and the score is at least ${fmt(APPROVE_AT_BPS)}.`
+      : missing.length
+        ? "Not approved: required items are missing."
+        : `Not approved: the score is below ${fmt(APPROVE_AT_BPS)}.`,
+  ];
+  return { approved, score: scoreBps / 10_000, reasoning: lines.join(" "), missing };
+}

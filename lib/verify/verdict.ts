@@ -1,0 +1,49 @@
+import { z } from "zod";
+import type { Requirements } from "@/db/schema";
+
+// The verdict the model must answer with. Kept plain for providers' structured-output
+// modes (every field required, no numeric bounds, no optionals): bounds are enforced in
+// code by the guards, which never trust the model's numbers or its `approved`.
+
+export const verdictSchema = z.object({
+  approved: z
+    .boolean()
+    .describe("true only if the deliverable meets every requirement and every criterion"),
+  score: z
+    .number()
+    .describe(
+      "How well the deliverable meets the requirements overall: a number from 0 (not at all) to 1 (fully)",
+    ),
+  reasoning: z
+    .string()
+    .describe("A few sentences explaining the verdict, naming what was met and what was not"),
+  missing: z
+    .array(z.string())
+    .describe(
+      'Each requirement or criterion that is not met, as a short phrase (e.g. "hashtag #ad"); empty when nothing is missing',
+    ),
+});
+
+/** What the model said: untrusted until it has been through `guardVerdict`. */
+export type ModelVerdict = z.infer<typeof verdictSchema>;
+
+/** A verdict after the guards: score in [0,1] with 4 decimals, approved only if nothing is missing. */
+export type Verdict = {
+  approved: boolean;
+  score: number;
+  reasoning: string;
+  missing: string[];
+};
+
+/** The deliverable as submitted: all of it is data to evaluate, never instructions. */
+export type DeliverableContent = { url: string; text: string; note: string };
+
+/** Everything a verifier (model or rubric) sees about one deliverable revision. */
+export type VerifierInput = {
+  requirements: Requirements;
+  deliverable: DeliverableContent;
+  dealTitle: string;
+  milestoneTitle: string;
+  /** The deal's platform ("instagram", "tiktok", …, "other"), when known. */
+  platform?: string;
+};

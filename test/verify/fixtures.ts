@@ -1,0 +1,127 @@
+import { MockLanguageModelV4 } from "ai/test";
+import { eq } from "drizzle-orm";
+import * as acceptRoute from "@/app/api/deals/[id]/accept/route";
+import * as dealsRoute from "@/app/api/deals/route";
+import * as deliverableRoute from "@/app/api/milestones/[id]/deliverable/route";
+import { getDb } from "@/db/client";
+import { milestones, type Requirements, verifications } from "@/db/schema";
+import { call } from "../helpers/http";
+import type { TestUser } from "../helpers/users";
+
+// Deals with deliverables made through the real routes, and mock models for the AI path.
+
+type CallOptions = Parameters<MockLanguageModelV4["doGenerate"]>[0];
+type GenerateResult = Awaited<ReturnType<MockLanguageModelV4["doGenerate"]>>;
+
+export const launchRequirements: Requirements = {
+  hashtags: ["#MilestoneLaunch", "#ad"],
+  mentions: ["@milestone.app"],
+  links: ["https://milestone.example/launch"],
+  criteria: ["Shows the app on screen within the first 3 seconds"],
+};
+
+export const goodDeliverable = {
+  url: "https://www.instagram.com/reel/C0ffee123/",
+  text: "Launch day! The Milestone app gets creators paid per milestone. #MilestoneLaunch #ad @milestone.app https://milestone.example/launch",
+  note: "Final cut",
+};
+
+/** An active deal (brand + creator) with one milestone; returns its ids. */
+export async function activeMilestone(
+  brand: TestUser,
+  creator: TestUser,
+  requirements: Requirements = launchRequirements,
+): Promise<{ dealId: string; milestoneId: string }> {
+  const created = await call(dealsRoute.POST, {
+    token: brand.token,
+    body: {
+      title: "Instagram Reel — Verify me",
+      platform: "instagram",
+      milestones: [{ title: "Launch Reel", amount: 50, requirements }],
+    },
+  });
+  if (created.status !== 201) throw new Error(`create deal: ${JSON.stringify(created.body)}`);
+  const deal = created.body.deal;
+  const accepted = await call(acceptRoute.POST, { params: { id: deal.id }, token: creator.token });
+  if (accepted.status !== 200) throw new Error(`accept: ${JSON.stringify(accepted.body)}`);
+  return { dealId: deal.id, milestoneId: deal.milestones[0].id };
+}
+
+export async function submit(
+  creator: TestUser,
+  milestoneId: string,
+  body: { url: string; text?: string; note?: string } = goodDeliverable,
+): Promise<number> {
+  const res = await call(deliverableRoute.POST, {
+    params: { id: milestoneId },
+    token: creator.token,
+    body,
+  });
+  if (res.status !== 201) throw new Error(`submit: ${JSON.stringify(res.body)}`);
+  return res.body.milestone.deliverable.revision;
+}
+
+/** An active milestone with the good deliverable submitted (revision 1). */
+export async function submittedMilestone(
+  brand: TestUser,
+  creator: TestUser,
+  body?: { url: string; text?: string; note?: string },
+  requirements?: Requirements,
+) {
+  const ids = await activeMilestone(brand, creator, requirements);
+  await submit(creator, ids.milestoneId, body);
+  return ids;
+}
+
+/** Lets the creator submit again, as a failed settlement gate would. */
+export async function reject(milestoneId: string): Promise<void> {
+  const db = await getDb();
+  await db.update(milestones).set({ status: "rejected" }).where(eq(milestones.id, milestoneId));
+}
+
+export async function storedVerifications(milestoneId: string) {
+  const db = await getDb();
+  return db.select().from(verifications).where(eq(verifications.milestoneId, milestoneId));
+}
+
+export function textResult(text: string): GenerateResult {
+  return {
+    content: [{ type: "text", text }],
+    finishReason: { unified: "stop", raw: "stop" },
+    usage: {
+      inputTokens: { total: 120, noCache: 120, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 40, text: 40, reasoning: undefined },
+    },
+    warnings: [],
+  };
+}
+
+export type Answer = { approved: boolean; score: number; reasoning: string; missing: string[] };
+
+export const approve: Answer = {
+  approved: true,
+  score: 0.92,
+  reasoning: "Looks great.",
+  missing: [],
+};
+
+/** A mock model answering every call with `answer` (an object is sent as JSON). */
+export function answering(
+  answer: Answer | string | ((opts: CallOptions) => Promise<GenerateResult>),
+): MockLanguageModelV4 {
+  if (typeof answer === "function") return new MockLanguageModelV4({ doGenerate: answer });
+  const text = typeof answer === "string" ? answer : JSON.stringify(answer);
+  return new MockLanguageModelV4({ doGenerate: async () => textResult(text) });
+}
+
+/** The user prompt a mock model received on its n-th call. */
+export function promptText(model: MockLanguageModelV4, n = 0): string {
+  const messages = model.doGenerateCalls[n]?.prompt ?? [];
+  return messages
+    .flatMap((m) =>
+      typeof m.content === "string"
+        ? [m.content]
+        : m.content.flatMap((p) => (p.type === "text" ? [p.text] : [])),
+    )
+    .join("\n");
+}
