@@ -5,7 +5,7 @@ import * as dealsRoute from "@/app/api/deals/route";
 import * as ensureRoute from "@/app/api/demo/ensure-deals/route";
 import * as deliverableRoute from "@/app/api/milestones/[id]/deliverable/route";
 import * as milestoneRoute from "@/app/api/milestones/[id]/route";
-import { call } from "../helpers/http";
+import { type CallResult, call } from "../helpers/http";
 import { makeUser, setRole, type TestUser } from "../helpers/users";
 
 // Every deal and milestone endpoint, called by each kind of caller, with the exact status
@@ -48,7 +48,7 @@ const tokenOf = (a: Actor) => (a === "anonymous" ? undefined : people[a].token);
 type Endpoint = {
   name: string;
   taken: boolean;
-  run: (ids: { dealId: string; milestoneId: string }, token?: string) => ReturnType<typeof call>;
+  run: (ids: { dealId: string; milestoneId: string }, token?: string) => Promise<CallResult>;
   expect: Record<Actor, Expect>;
 };
 
