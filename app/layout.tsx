@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { SessionProvider } from "@/components/session-provider";
 import { SiteHeader } from "@/components/site-header";
 import "./globals.css";
 
@@ -15,8 +16,10 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
-        <SiteHeader />
-        <main className="container">{children}</main>
+        <SessionProvider>
+          <SiteHeader />
+          <main className="container">{children}</main>
+        </SessionProvider>
       </body>
     </html>
   );

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { AccountMenu } from "@/components/account-menu";
 
 // The top bar. The signed-in user, role switch and sign-out live in <AccountMenu>.
 export function SiteHeader() {
@@ -10,6 +11,7 @@ export function SiteHeader() {
         </Link>
         <nav className="nav">
           <Link href="/docs">API</Link>
+          <AccountMenu />
         </nav>
       </div>
     </header>

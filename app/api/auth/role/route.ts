@@ -1,0 +1,17 @@
+import { getDb } from "@/db/client";
+import { setProfileType } from "@/db/queries/users";
+import { requireUser } from "@/lib/auth/caller";
+import { roleBody } from "@/lib/auth/schemas";
+import { toUserJson } from "@/lib/auth/users";
+import { AppError } from "@/lib/errors";
+import { route } from "@/lib/http";
+
+// POST /api/auth/role – switch the caller's active role (access still follows ownership)
+export const POST = route({ auth: requireUser, body: roleBody }, async ({ user, body }) => {
+  const updated = await setProfileType(await getDb(), {
+    userId: user.id,
+    profileType: body.profileType,
+  });
+  if (!updated) throw new AppError("invalid_token", "The session's user no longer exists.");
+  return Response.json({ user: toUserJson(updated) });
+});

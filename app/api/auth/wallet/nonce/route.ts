@@ -1,0 +1,12 @@
+import { getDb } from "@/db/client";
+import { requireUser } from "@/lib/auth/caller";
+import { walletNonceQuery } from "@/lib/auth/schemas";
+import { issueWalletNonce } from "@/lib/auth/wallet";
+import { route } from "@/lib/http";
+
+// GET /api/auth/wallet/nonce – a one-time nonce (and, given ?address=, the message to sign)
+export const GET = route({ auth: requireUser, query: walletNonceQuery }, async ({ user, query }) =>
+  Response.json(await issueWalletNonce(await getDb(), { userId: user.id, ...query }), {
+    headers: { "cache-control": "no-store" },
+  }),
+);

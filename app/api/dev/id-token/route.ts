@@ -1,0 +1,13 @@
+import { devOnly, signDevIdToken } from "@/lib/auth/dev-idp";
+import { devIdTokenBody } from "@/lib/auth/schemas";
+import { route } from "@/lib/http";
+
+// POST /api/dev/id-token – the dev identity provider issues an ID token (404 when disabled)
+export const POST = devOnly(
+  route({ body: devIdTokenBody }, async ({ body }) =>
+    Response.json(
+      { idToken: await signDevIdToken(body) },
+      { headers: { "cache-control": "no-store" } },
+    ),
+  ),
+);

@@ -1,0 +1,90 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname, useRouter } from "next/navigation";
+import { useState } from "react";
+import { useSession } from "@/components/session-provider";
+import { dashboardPath, errorMessage, roleLabel } from "@/lib/client/api";
+
+// The header's account area: who is signed in and in which role, a role switch
+// (creator ↔ brand) and sign-out. While the session is being restored it shows a
+// placeholder rather than flashing "Sign in".
+
+export function AccountMenu() {
+  const { user, status, setRole, signOut } = useSession();
+  const router = useRouter();
+  const pathname = usePathname();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  if (status === "loading")
+    return (
+      <span
+        className="skeleton"
+        style={{ display: "inline-block", width: "12rem", height: "2rem" }}
+        role="status"
+        aria-label="Loading account"
+      />
+    );
+
+  if (!user) {
+    // The home and sign-in pages carry their own sign-in call to action.
+    if (pathname === "/" || pathname === "/sign-in") return null;
+    return (
+      <Link className="btn small" href="/sign-in">
+        Sign in
+      </Link>
+    );
+  }
+
+  const other = user.profileType === "organization" ? "creator" : "organization";
+
+  async function run(action: () => Promise<void>) {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const switchRole = () =>
+    run(async () => {
+      const updated = await setRole(other);
+      // On a role's dashboard, follow the switch to the other one.
+      if (pathname.startsWith("/brand") || pathname.startsWith("/creator"))
+        router.push(dashboardPath(updated.profileType));
+    });
+
+  const leave = () =>
+    run(async () => {
+      await signOut();
+      router.push("/");
+    });
+
+  return (
+    <div className="row" data-testid="account-menu">
+      <Link href={dashboardPath(user.profileType)}>Dashboard</Link>
+      <span className="small" data-testid="account-email">
+        {user.email}
+      </span>
+      <span className="badge" data-testid="account-role">
+        {roleLabel(user.profileType)}
+      </span>
+      <button type="button" className="btn small secondary" onClick={switchRole} disabled={busy}>
+        Switch to {roleLabel(other).toLowerCase()}
+      </button>
+      <button type="button" className="btn small ghost" onClick={leave} disabled={busy}>
+        Sign out
+      </button>
+      {error && (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { generateKeyPairSync, randomUUID } from "node:crypto";
+import path from "node:path";
+import {
+  type CryptoKey,
+  calculateJwkThumbprint,
+  importJWK,
+  type JSONWebKeySet,
+  type JWK,
+  SignJWT,
+} from "jose";
+import { readOrCreateSecretFile } from "@/lib/auth/local-secrets";
+import { appUrl, dataDir, devIdpEnabled, env } from "@/lib/env";
+import { notFound } from "@/lib/errors";
+import { toErrorResponse } from "@/lib/http";
+
+// The dev identity provider: a local OIDC-style issuer for the embedded setup and tests.
+// It signs ID tokens with a P-256 key generated once under DATA_DIR and publishes the public
+// half at /api/dev/jwks. Its tokens are checked by the same verifier as a real provider's
+// (lib/auth/identity.ts); nothing here is trusted by the session endpoint directly.
+
+export const DEV_IDP_AUDIENCE = "milestone-dev";
+const DEV_IDP_ALG = "ES256";
+const TOKEN_LIFETIME = "10m";
+
+export const devIdpIssuer = (e = env()) => `${appUrl(e)}/api/dev`;
+export const devIdpJwksUrl = (e = env()) => `${appUrl(e)}/api/dev/jwks`;
+export const devIdpKeyFile = (dir: string = dataDir()) => path.join(dir, "dev-idp-key.json");
+
+type DevKey = { kid: string; privateKey: CryptoKey; publicJwk: JWK };
+
+const keys = new Map<string, Promise<DevKey>>();
+
+function generatePrivateJwk(): string {
+  const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  return JSON.stringify(privateKey.export({ format: "jwk" }));
+}
+
+async function loadKey(file: string): Promise<DevKey> {
+  const privateJwk = JSON.parse(readOrCreateSecretFile(file, generatePrivateJwk)) as JWK;
+  const { d: _private, ...publicJwk } = privateJwk;
+  const kid = await calculateJwkThumbprint(publicJwk);
+  const privateKey = (await importJWK(privateJwk, DEV_IDP_ALG)) as CryptoKey;
+  return { kid, privateKey, publicJwk: { ...publicJwk, kid, alg: DEV_IDP_ALG, use: "sig" } };
+}
+
+function devKey(): Promise<DevKey> {
+  const file = devIdpKeyFile();
+  let key = keys.get(file);
+  if (!key) {
+    key = loadKey(file);
+    key.catch(() => keys.delete(file));
+    keys.set(file, key);
+  }
+  return key;
+}
+
+/** The public key set served at /api/dev/jwks (never the private `d`). */
+export async function devIdpJwks(): Promise<JSONWebKeySet> {
+  return { keys: [(await devKey()).publicJwk] };
+}
+
+/** A stable subject per e-mail, so signing in again with one address is the same user. */
+export const devIdpSubject = (email: string) => `dev|${email.trim().toLowerCase()}`;
+
+/**
+ * An ID token for `email` as a real provider would issue it: the configured e-mail and
+ * wallet claim names (IDP_EMAIL_CLAIM / IDP_WALLET_CLAIM), iss, aud, sub, iat, exp.
+ */
+export async function signDevIdToken(p: { email: string; walletAddress?: string }) {
+  const e = env();
+  const { kid, privateKey } = await devKey();
+  const claims: Record<string, unknown> = { [e.IDP_EMAIL_CLAIM]: p.email, email_verified: true };
+  if (p.walletAddress) claims[e.IDP_WALLET_CLAIM] = p.walletAddress;
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: DEV_IDP_ALG, kid, typ: "JWT" })
+    .setIssuer(devIdpIssuer(e))
+    .setAudience(DEV_IDP_AUDIENCE)
+    .setSubject(devIdpSubject(p.email))
+    .setIssuedAt()
+    .setExpirationTime(TOKEN_LIFETIME)
+    .setJti(randomUUID())
+    .sign(privateKey);
+}
+
+/**
+ * Wraps a dev route so it answers 404 when the dev provider is off — before reading the
+ * body, as if the route did not exist.
+ */
+export function devOnly<C>(handler: (req: Request, ctx?: C) => Promise<Response>) {
+  return async (req: Request, ctx?: C): Promise<Response> =>
+    devIdpEnabled() ? handler(req, ctx) : toErrorResponse(notFound("Page"), req);
+}

@@ -1,0 +1,41 @@
+import { type Address, getAddress, isAddress } from "viem";
+import { z } from "zod";
+import { profileTypes } from "@/db/schema";
+
+// Request schemas of the auth and dev-identity endpoints.
+
+export const profileTypeSchema = z.enum(profileTypes);
+
+/** A 20-byte hex address in any letter case, normalised to EIP-55. */
+export const addressSchema = z
+  .string()
+  .refine((v) => isAddress(v, { strict: false }), "must be a 0x-prefixed 20-byte hex address")
+  .transform((v): Address => getAddress(v));
+
+export const sessionBody = z.object({
+  idToken: z.string().min(1).max(16_384),
+  /** Applies only when this login creates the user (default "creator"). */
+  profileType: profileTypeSchema.optional(),
+});
+
+export const roleBody = z.object({ profileType: profileTypeSchema });
+
+export const walletNonceQuery = z.object({
+  /** When given, the response carries a ready-to-sign message for this address. */
+  address: addressSchema.optional(),
+  chainId: z.coerce.number().int().positive().optional(),
+});
+
+export const walletLinkBody = z.object({
+  address: addressSchema,
+  message: z.string().min(1).max(4_096),
+  signature: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]+$/, "must be a 0x-prefixed hex signature")
+    .max(4_096),
+});
+
+export const devIdTokenBody = z.object({
+  email: z.email().max(320),
+  walletAddress: addressSchema.optional(),
+});

@@ -1,0 +1,34 @@
+import type { DbOrTx } from "@/db/client";
+import { linkIdentityWallet, upsertUserByIdentity } from "@/db/queries/users";
+import type { ProfileType, User } from "@/db/schema";
+import { type IdentityConfig, identityConfig, verifyIdentityToken } from "@/lib/auth/identity";
+import { createSessionToken, type SessionToken } from "@/lib/auth/session";
+
+// POST /api/auth/session's domain step: identity token → user → session token.
+
+export type SignInResult = { user: User; session: SessionToken };
+
+/**
+ * Verifies the identity token before writing anything, upserts the user by (issuer,
+ * subject), records a wallet the token delivers when the user has none and nobody else
+ * holds it (never failing the login over it), and issues a session token.
+ */
+export async function signIn(
+  db: DbOrTx,
+  p: { idToken: string; profileType?: ProfileType },
+  config: IdentityConfig = identityConfig(),
+): Promise<SignInResult> {
+  const identity = await verifyIdentityToken(p.idToken, config);
+  let user = await upsertUserByIdentity(db, {
+    issuer: identity.issuer,
+    subject: identity.subject,
+    email: identity.email,
+    profileType: p.profileType ?? "creator",
+  });
+  if (identity.walletAddress && !user.walletAddress) {
+    user =
+      (await linkIdentityWallet(db, { userId: user.id, walletAddress: identity.walletAddress })) ??
+      user;
+  }
+  return { user, session: await createSessionToken(user.id) };
+}

@@ -1,0 +1,244 @@
+import { createPublicKey } from "node:crypto";
+import { exportSPKI, generateKeyPair, SignJWT } from "jose";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as sessionPOST } from "@/app/api/auth/session/route";
+import { type IdentityConfig, verifyIdentityToken } from "@/lib/auth/identity";
+import { resetEnvCache } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { call } from "../helpers/http";
+import { nowSeconds, startTestIdp, type TestIdp, unsignedToken, withPayload } from "../helpers/idp";
+
+// An external identity provider: a real JWKS over HTTP on 127.0.0.1, configured through
+// IDP_JWKS_URL / IDP_ISSUER / IDP_AUDIENCE exactly as a deployment would be.
+
+let idp: TestIdp;
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  idp = await startTestIdp();
+  process.env.IDP_JWKS_URL = idp.jwksUrl;
+  process.env.IDP_ISSUER = idp.issuer;
+  process.env.IDP_AUDIENCE = idp.audience;
+  resetEnvCache();
+});
+
+afterAll(async () => {
+  for (const k of ["IDP_JWKS_URL", "IDP_ISSUER", "IDP_AUDIENCE"]) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
+  resetEnvCache();
+  await idp.close();
+});
+
+const login = (idToken: string) => call(sessionPOST, { body: { idToken } });
+
+const configFromIdp = (over: Partial<IdentityConfig> = {}): IdentityConfig => ({
+  jwksUrl: idp.jwksUrl,
+  issuer: idp.issuer,
+  audience: idp.audience,
+  emailClaim: "email",
+  walletClaim: "wallet_address",
+  ...over,
+});
+
+describe("POST /api/auth/session with an external provider", () => {
+  it.each(["RS256", "ES256", "EdDSA"] as const)("accepts a valid %s token", async (alg) => {
+    const res = await login(await idp.token({ alg, email: `ok-${alg}@example.test` }));
+    expect(res.status).toBe(200);
+    expect(res.body.user.email).toBe(`ok-${alg}@example.test`);
+  });
+
+  it("repeat login with the same subject is the same user; the e-mail follows the provider", async () => {
+    const sub = `repeat-${Date.now()}`;
+    const first = await login(await idp.token({ sub, email: "old@example.test" }));
+    const second = await login(await idp.token({ sub, email: "new@example.test" }));
+    expect(second.body.user.id).toBe(first.body.user.id);
+    expect(second.body.user.email).toBe("new@example.test");
+  });
+
+  // [case, token, the jose error code behind the rejection (null: our own claim checks)]
+  const rejections: Array<[string, () => Promise<string>, string | null]> = [
+    [
+      "alg none",
+      async () =>
+        unsignedToken(
+          { sub: "x", email: "a@b.c", iss: idp.issuer, aud: idp.audience, exp: nowSeconds() + 300 },
+          { kid: idp.keys.RS256.kid },
+        ),
+      "ERR_JOSE_ALG_NOT_ALLOWED",
+    ],
+    [
+      "a token signed by another key with the same kid",
+      async () =>
+        idp.token({ key: (await generateKeyPair("RS256")).privateKey, kid: idp.keys.RS256.kid }),
+      "ERR_JWS_SIGNATURE_VERIFICATION_FAILED",
+    ],
+    [
+      "HS256 signed with the provider's public key (PEM) as the HMAC secret",
+      async () => hs256(new TextEncoder().encode(await exportSPKI(idp.keys.RS256.publicKey))),
+      "ERR_JOSE_ALG_NOT_ALLOWED",
+    ],
+    [
+      "HS256 signed with the provider's public key (DER) as the HMAC secret",
+      async () =>
+        hs256(
+          createPublicKey(await exportSPKI(idp.keys.RS256.publicKey)).export({
+            type: "spki",
+            format: "der",
+          }),
+        ),
+      "ERR_JOSE_ALG_NOT_ALLOWED",
+    ],
+    ["an expired token", () => idp.token({ exp: nowSeconds() - 3600 }), "ERR_JWT_EXPIRED"],
+    [
+      "a not-yet-valid token (nbf in the future)",
+      () => idp.token({ nbf: nowSeconds() + 3600 }),
+      "ERR_JWT_CLAIM_VALIDATION_FAILED",
+    ],
+    [
+      "a wrong issuer",
+      () => idp.token({ iss: "https://evil.example.test/" }),
+      "ERR_JWT_CLAIM_VALIDATION_FAILED",
+    ],
+    [
+      "a wrong audience",
+      () => idp.token({ aud: "someone-else" }),
+      "ERR_JWT_CLAIM_VALIDATION_FAILED",
+    ],
+    ["a token without exp", () => idp.token({ exp: null }), "ERR_JWT_CLAIM_VALIDATION_FAILED"],
+    [
+      "a tampered payload",
+      async () => withPayload(await idp.token(), (p) => Object.assign(p, { sub: "admin" })),
+      "ERR_JWS_SIGNATURE_VERIFICATION_FAILED",
+    ],
+    [
+      "a kid the provider does not publish",
+      () => idp.token({ kid: "unknown-kid" }),
+      "ERR_JWKS_NO_MATCHING_KEY",
+    ],
+    ["garbage", async () => "garbage", "ERR_JWS_INVALID"],
+    ["three garbage segments", async () => "a.b.c", "ERR_JWS_INVALID"],
+    ["a JWE-shaped string", async () => "a.b.c.d.e", "ERR_JWS_INVALID"],
+    ["a token without an e-mail", () => idp.token({ email: null }), null],
+    ["an unverified e-mail", () => idp.token({ claims: { email_verified: false } }), null],
+  ];
+
+  async function hs256(secret: Uint8Array) {
+    return new SignJWT({ email: "attacker@example.test" })
+      .setProtectedHeader({ alg: "HS256", kid: idp.keys.RS256.kid })
+      .setIssuer(idp.issuer)
+      .setAudience(idp.audience)
+      .setSubject("attacker")
+      .setIssuedAt()
+      .setExpirationTime("5m")
+      .sign(secret);
+  }
+
+  it.each(rejections)("rejects %s with 401 invalid_token", async (_name, make, reason) => {
+    const token = await make();
+    const res = await login(token);
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe("invalid_token");
+    expect(res.headers.getSetCookie()).toEqual([]);
+    // …and for the intended reason, not an incidental one.
+    const err = await verifyIdentityToken(token, configFromIdp()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe("invalid_token");
+    expect(((err as AppError).cause as { code?: string } | undefined)?.code ?? null).toBe(reason);
+  });
+
+  it("accepts small clock skew (a token that expired 10 s ago)", async () => {
+    const res = await login(await idp.token({ exp: nowSeconds() - 10 }));
+    expect(res.status).toBe(200);
+  });
+
+  it("fetches the JWKS once and caches it", async () => {
+    const before = idp.fetches();
+    for (let i = 0; i < 3; i++) expect((await login(await idp.token())).status).toBe(200);
+    expect(idp.fetches()).toBe(before);
+  });
+});
+
+describe("verifyIdentityToken with an explicit config", () => {
+  const config = configFromIdp;
+  const account = privateKeyToAccount(
+    "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+  );
+  const compressed = () => {
+    const raw = account.publicKey.slice(4); // x || y without 0x04
+    const y = BigInt(`0x${raw.slice(64)}`);
+    return `${y % 2n === 0n ? "02" : "03"}${raw.slice(0, 64)}`;
+  };
+
+  it("maps subject, e-mail (namespaced claim) and a plain wallet claim (any case → EIP-55)", async () => {
+    const token = await idp.token({
+      sub: "s-1",
+      email: null,
+      claims: {
+        "https://milestone.example/email": "ns@example.test",
+        wallet: account.address.toLowerCase(),
+      },
+    });
+    const identity = await verifyIdentityToken(
+      token,
+      config({ emailClaim: "https://milestone.example/email", walletClaim: "wallet" }),
+    );
+    expect(identity).toEqual({
+      issuer: idp.issuer,
+      subject: "s-1",
+      email: "ns@example.test",
+      walletAddress: account.address,
+    });
+  });
+
+  it("reads Web3Auth's wallets list: an app-scoped secp256k1 key", async () => {
+    const token = await idp.token({
+      claims: {
+        wallets: [
+          { public_key: "02".padEnd(66, "1"), type: "web3auth_threshold_key", curve: "secp256k1" },
+          { public_key: compressed(), type: "web3auth_app_key", curve: "secp256k1" },
+        ],
+      },
+    });
+    const identity = await verifyIdentityToken(token, config({ walletClaim: "wallets" }));
+    expect(identity.walletAddress).toBe(account.address);
+  });
+
+  it("reads Web3Auth's wallets list: an external wallet's address", async () => {
+    const token = await idp.token({
+      claims: { wallets: [{ address: account.address.toLowerCase(), type: "ethereum" }] },
+    });
+    const identity = await verifyIdentityToken(token, config({ walletClaim: "wallets" }));
+    expect(identity.walletAddress).toBe(account.address);
+  });
+
+  it("a claim that is not an EVM address gives no wallet, not an error", async () => {
+    const token = await idp.token({ claims: { wallet_address: "not-an-address" } });
+    expect((await verifyIdentityToken(token, config())).walletAddress).toBeNull();
+  });
+
+  it("an unreachable JWKS is 503 unavailable, not a bad token", async () => {
+    const token = await idp.token();
+    const err = await verifyIdentityToken(
+      token,
+      config({ jwksUrl: "http://127.0.0.1:9/.well-known/jwks.json" }),
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe("unavailable");
+  });
+
+  it("a partly configured provider is 503 not_configured", async () => {
+    delete process.env.IDP_AUDIENCE;
+    resetEnvCache();
+    try {
+      const res = await login(await idp.token());
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe("not_configured");
+    } finally {
+      process.env.IDP_AUDIENCE = idp.audience;
+      resetEnvCache();
+    }
+  });
+});

@@ -1,0 +1,188 @@
+import { and, eq } from "drizzle-orm";
+import { decodeJwt } from "jose";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { describe, expect, it } from "vitest";
+import { GET as meGET } from "@/app/api/auth/me/route";
+import { DELETE as sessionDELETE, POST as sessionPOST } from "@/app/api/auth/session/route";
+import { getDb } from "@/db/client";
+import { users } from "@/db/schema";
+import { devIdpIssuer, devIdpSubject } from "@/lib/auth/dev-idp";
+import { env } from "@/lib/env";
+import {
+  devIdToken,
+  SESSION_COOKIE_NAME,
+  setCookieValue,
+  signIn,
+  uniqueEmail,
+} from "../helpers/auth";
+import { call } from "../helpers/http";
+
+// POST/DELETE /api/auth/session through the dev identity provider (the embedded default):
+// POST /api/dev/id-token → POST /api/auth/session, on the real handlers and database.
+
+describe("POST /api/auth/session (dev identity provider)", () => {
+  it("signs in: user, session token, expiry and an httpOnly cookie", async () => {
+    const email = uniqueEmail("valid");
+    const idToken = await devIdToken(email);
+    const res = await call(sessionPOST, { body: { idToken, profileType: "organization" } });
+    expect(res.status).toBe(200);
+    expect(res.body.user).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      email,
+      profileType: "organization",
+      walletAddress: null,
+    });
+    expect(typeof res.body.token).toBe("string");
+    const expiresAt = Date.parse(res.body.expiresAt);
+    const maxAge = env().SESSION_MAX_AGE_SECONDS * 1000;
+    expect(Math.abs(expiresAt - (Date.now() + maxAge))).toBeLessThan(5_000);
+
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE_NAME}=`));
+    expect(cookie).toBeDefined();
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Path=\//);
+    expect(cookie).toMatch(new RegExp(`Max-Age=${env().SESSION_MAX_AGE_SECONDS}`));
+    expect(cookie).not.toMatch(/Secure/); // not production
+    expect(setCookieValue(res.headers)).toBe(res.body.token);
+
+    const db = await getDb();
+    const [row] = await db.select().from(users).where(eq(users.id, res.body.user.id));
+    expect(row?.issuer).toBe(devIdpIssuer());
+    expect(row?.subject).toBe(devIdpSubject(email));
+  });
+
+  it("the session token is an encrypted next-auth JWT, not a readable one", async () => {
+    const { token } = await signIn();
+    expect(token.split(".")).toHaveLength(5); // JWE compact serialization
+    expect(() => decodeJwt(token)).toThrow();
+  });
+
+  it("a repeat login is the same user and keeps its role", async () => {
+    const email = uniqueEmail("repeat");
+    const first = await signIn({ email, profileType: "organization" });
+    const again = await call(sessionPOST, { body: { idToken: await devIdToken(email) } });
+    expect(again.status).toBe(200);
+    expect(again.body.user.id).toBe(first.user.id);
+    expect(again.body.user.profileType).toBe("organization");
+  });
+
+  it("a later login that passes profileType does not switch roles (that is /api/auth/role)", async () => {
+    const email = uniqueEmail("role-kept");
+    const first = await signIn({ email, profileType: "creator" });
+    const again = await signIn({ email, profileType: "organization" });
+    expect(again.user.id).toBe(first.user.id);
+    expect(again.user.profileType).toBe("creator");
+  });
+
+  it("a first login without profileType makes a creator", async () => {
+    const { user } = await signIn();
+    expect(user.profileType).toBe("creator");
+  });
+
+  it("concurrent first logins make exactly one user", async () => {
+    const email = uniqueEmail("concurrent");
+    const idToken = await devIdToken(email);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => call(sessionPOST, { body: { idToken } })),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const ids = new Set(results.map((r) => r.body.user.id));
+    expect(ids.size).toBe(1);
+    const db = await getDb();
+    const rows = await db
+      .select()
+      .from(users)
+      .where(and(eq(users.issuer, devIdpIssuer()), eq(users.subject, devIdpSubject(email))));
+    expect(rows).toHaveLength(1);
+  });
+
+  it("the returned token works as a bearer token and as the cookie", async () => {
+    const { user, token, cookie } = await signIn();
+    const byBearer = await call(meGET, { token });
+    const byCookie = await call(meGET, { cookie });
+    expect(byBearer.status).toBe(200);
+    expect(byCookie.status).toBe(200);
+    expect(byBearer.body).toEqual({ user });
+    expect(byCookie.body).toEqual({ user });
+  });
+});
+
+describe("POST /api/auth/session request errors", () => {
+  it("malformed JSON → 400 invalid_json", async () => {
+    const res = await call(sessionPOST, { rawBody: '{"idToken": ' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: { code: "invalid_json", message: "The request body is not valid JSON." },
+    });
+  });
+
+  it("a wrong-typed body → 400 invalid_request with the paths", async () => {
+    const res = await call(sessionPOST, { body: { idToken: 123, profileType: "admin" } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("invalid_request");
+    const paths = (res.body.error.details as { path: string[] }[]).map((d) => d.path.join("."));
+    expect(paths).toEqual(expect.arrayContaining(["idToken", "profileType"]));
+  });
+
+  it("a missing body → 400 invalid_request", async () => {
+    const res = await call(sessionPOST, { method: "POST" });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("invalid_request");
+  });
+
+  it("a body over 64 KiB → 413 payload_too_large", async () => {
+    const res = await call(sessionPOST, { body: { idToken: "x".repeat(65 * 1024) } });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe("payload_too_large");
+  });
+
+  it("a garbage identity token → 401 invalid_token, nothing written", async () => {
+    const res = await call(sessionPOST, { body: { idToken: "not-a-token" } });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe("invalid_token");
+    expect(res.headers.getSetCookie()).toEqual([]);
+  });
+});
+
+describe("DELETE /api/auth/session", () => {
+  it("clears the cookie", async () => {
+    const { cookie } = await signIn();
+    const res = await call(sessionDELETE, { method: "DELETE", cookie });
+    expect(res.status).toBe(200);
+    const set = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE_NAME}=`));
+    expect(set).toMatch(/^milestone\.session-token=;/);
+    expect(set).toMatch(/Max-Age=0/);
+    expect(set).toMatch(/HttpOnly/);
+  });
+});
+
+describe("a wallet in the identity token", () => {
+  it("is linked on login (walletSource identity_token)", async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const { user } = await signIn({ walletAddress: account.address.toLowerCase() });
+    expect(user.walletAddress).toBe(account.address);
+    const db = await getDb();
+    const [row] = await db.select().from(users).where(eq(users.id, user.id));
+    expect(row?.walletSource).toBe("identity_token");
+  });
+
+  it("that belongs to someone else does not fail the login and is not linked", async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    await signIn({ walletAddress: account.address });
+    const { user } = await signIn({ walletAddress: account.address });
+    expect(user.walletAddress).toBeNull();
+  });
+
+  it("does not replace a wallet the user already has", async () => {
+    const first = privateKeyToAccount(generatePrivateKey());
+    const email = `keep-${Date.now()}@example.test`;
+    const { user } = await signIn({ email, walletAddress: first.address });
+    const again = await signIn({
+      email,
+      walletAddress: privateKeyToAccount(generatePrivateKey()).address,
+    });
+    expect(again.user.id).toBe(user.id);
+    expect(again.user.walletAddress).toBe(first.address);
+  });
+});
