@@ -181,8 +181,13 @@ export const endpoints: Endpoint[] = [
     auth: true,
     body: addressBody,
     summary: "One-time 2.00 USDC testnet drip per address and per user.",
-    response: '{ funded, amount: "2.00", txHash, reason? }',
-    errors: ["400 invalid_request", "403 faucet_disabled", "502 chain_unavailable"],
+    response: '{ funded, amount: "2.00", txHash, reason?, address, chainId, status, explorerUrl }',
+    errors: [
+      "400 invalid_request",
+      "403 faucet_disabled",
+      "502 chain_unavailable (retry resumes)",
+      "503 not_configured | unavailable (treasury empty)",
+    ],
   },
   {
     method: "GET",
@@ -191,7 +196,7 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary: "On-chain reputation: settled milestones and their mean score.",
     response: "{ wallet, chainId, registry, count, score }",
-    errors: ["400 invalid_request", "502 chain_unavailable"],
+    errors: ["400 invalid_request", "502 chain_unavailable", "503 not_configured"],
   },
   {
     method: "POST",

@@ -1,10 +1,10 @@
 import path from "node:path";
 import { type Address, getAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { devAccountKey } from "@/lib/chain/dev-accounts";
 import { type ChainInfo, chainByName } from "@/lib/chain/chains";
 import { type ChainPublicClient, makePublicClient } from "@/lib/chain/clients";
 import { readDeploymentFile } from "@/lib/chain/deploy";
+import { devAccountKey } from "@/lib/chain/dev-accounts";
 import { dataDir, type Env, env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
@@ -50,6 +50,7 @@ export function resolveChainConfig(e: Env = env()): ChainConfig {
 }
 
 let cached: ChainConfig | undefined;
+let client: ChainPublicClient | undefined;
 
 /** The active chain configuration (cached for the process). */
 export function chainConfig(): ChainConfig {
@@ -57,8 +58,10 @@ export function chainConfig(): ChainConfig {
   return cached;
 }
 
+/** Tests that change the chain settings call this; it drops the cached read client too. */
 export function resetChainConfigCache(): void {
   cached = undefined;
+  client = undefined;
 }
 
 /** The USDC address, or a 503 telling the operator what is missing. */
@@ -78,8 +81,6 @@ export function requireTreasury(config: ChainConfig = chainConfig()): Hex {
     throw new AppError("not_configured", "TREASURY_PRIVATE_KEY is not configured.");
   return config.treasuryKey;
 }
-
-let client: ChainPublicClient | undefined;
 
 /** A read client for the active chain (cached for the process). */
 export function publicClient(): ChainPublicClient {

@@ -1,9 +1,10 @@
-import { and, asc, eq, gte, or, sql } from "drizzle-orm";
+import { and, asc, eq, gte, lt, or, sql } from "drizzle-orm";
 import {
   type Address,
   BaseError,
   type Hex,
   keccak256,
+  type TransactionReceipt,
   TransactionReceiptNotFoundError,
   WaitForTransactionReceiptTimeoutError,
 } from "viem";
@@ -169,9 +170,43 @@ async function update(
 /** Node messages meaning "I already have exactly this transaction" (not a refusal). */
 const alreadyInPool = ["already known", "already imported", "known transaction", "alreadyknown"];
 
+/** How long a recorded row may wait for its own broadcast before others re-broadcast it. */
+const STALE_PENDING_MS = 5_000;
+
+/**
+ * Re-broadcasts this signer's earlier rows that were recorded but never reached the node
+ * (e.g. the RPC failed right after recording) and are not merely in flight. Such a row
+ * holds a nonce below `row`'s, and the node keeps every later transaction of the signer
+ * waiting behind that gap until it arrives. Same signed bytes: never a second send.
+ */
+async function fillNonceGap(db: Db, row: ChainTransaction): Promise<void> {
+  const stuck = await db
+    .select()
+    .from(chainTransactions)
+    .where(
+      and(
+        eq(chainTransactions.chainId, row.chainId),
+        eq(chainTransactions.fromAddress, row.fromAddress),
+        eq(chainTransactions.status, "pending"),
+        lt(chainTransactions.nonce, row.nonce),
+        lt(chainTransactions.createdAt, new Date(Date.now() - STALE_PENDING_MS)),
+      ),
+    )
+    .orderBy(asc(chainTransactions.nonce));
+  for (const earlier of stuck) {
+    try {
+      await broadcast(db, earlier);
+    } catch (err) {
+      // A refusal marks it failed (its nonce is reused next); a dead node fails `row` too.
+      log.warn("could not re-broadcast an earlier transaction", { id: earlier.id, err });
+    }
+  }
+}
+
 /** Broadcasts the recorded bytes. A node that already has them is not an error. */
 export async function broadcast(db: Db, row: ChainTransaction): Promise<ChainTransaction> {
   if (!row.rawTx) throw new Error(`chain transaction ${row.id} has no signed bytes`);
+  await fillNonceGap(db, row);
   try {
     await publicClient().sendRawTransaction({ serializedTransaction: row.rawTx as Hex });
   } catch (err) {
@@ -182,7 +217,10 @@ export async function broadcast(db: Db, row: ChainTransaction): Promise<ChainTra
     const inPool = alreadyInPool.some((m) => message.includes(m));
     if (inPool || message.includes("nonce too low")) {
       const receipt = await receiptOf(row.hash as Hex);
-      if (receipt || inPool) return update(db, row.id, { status: "submitted" });
+      // Mined already (e.g. another process broadcast it): record the outcome, never
+      // step a confirmed row back to `submitted`.
+      if (receipt) return update(db, row.id, receiptOutcome(receipt));
+      if (inPool) return update(db, row.id, { status: "submitted" });
     }
     // The node refused it outright: nothing was sent; free the nonce.
     log.error("transaction refused by the node", { id: row.id, purpose: row.purpose, err });
@@ -199,6 +237,16 @@ export async function broadcast(db: Db, row: ChainTransaction): Promise<ChainTra
     );
   }
   return row.status === "pending" ? update(db, row.id, { status: "submitted" }) : row;
+}
+
+/** A mined transaction's row state: only `status === "success"` is confirmed. */
+function receiptOutcome(receipt: TransactionReceipt): Partial<ChainTransaction> {
+  const ok = receipt.status === "success";
+  return {
+    status: ok ? "confirmed" : "failed",
+    blockNumber: receipt.blockNumber,
+    error: ok ? null : "reverted",
+  };
 }
 
 /** The receipt, or null when the node has none; a node that does not answer is a 502. */
@@ -226,11 +274,7 @@ export async function awaitReceipt(
       hash: row.hash as Hex,
       timeout: timeoutMs,
     });
-    return update(db, row.id, {
-      status: receipt.status === "success" ? "confirmed" : "failed",
-      blockNumber: receipt.blockNumber,
-      error: receipt.status === "success" ? null : "reverted",
-    });
+    return update(db, row.id, receiptOutcome(receipt));
   } catch (err) {
     if (err instanceof WaitForTransactionReceiptTimeoutError) return row;
     if (isTransportError(err)) throw chainUnavailable(err);
@@ -264,12 +308,7 @@ export async function resumeTransaction(
   const current = (await getChainTransaction(db, row.id)) ?? row;
   if (current.status === "confirmed" || current.status === "failed") return current;
   const receipt = await receiptOf(current.hash as Hex);
-  if (receipt)
-    return update(db, current.id, {
-      status: receipt.status === "success" ? "confirmed" : "failed",
-      blockNumber: receipt.blockNumber,
-      error: receipt.status === "success" ? null : "reverted",
-    });
+  if (receipt) return update(db, current.id, receiptOutcome(receipt));
   const sent = await broadcast(db, current);
   return awaitReceipt(db, sent, timeoutMs);
 }

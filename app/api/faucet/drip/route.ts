@@ -1,0 +1,13 @@
+import { z } from "zod";
+import { getDb } from "@/db/client";
+import { requireUser } from "@/lib/auth/caller";
+import { addressSchema } from "@/lib/auth/schemas";
+import { dripOnce } from "@/lib/chain/faucet";
+import { route } from "@/lib/http";
+
+const dripBody = z.object({ address: addressSchema });
+
+// POST /api/faucet/drip – 2.00 testnet USDC, once per address and once per user
+export const POST = route({ auth: requireUser, body: dripBody }, async ({ user, body }) =>
+  Response.json(await dripOnce(await getDb(), user, body.address)),
+);

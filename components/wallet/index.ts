@@ -1,0 +1,9 @@
+// The wallet components, for pages and dashboards (all client components; they need the
+// <WalletProvider> that app/layout.tsx mounts through <WalletRoot>).
+export { ConnectButton } from "./connect-button";
+export { FaucetButton } from "./faucet-button";
+export { LinkWalletButton } from "./link-wallet-button";
+export { ReputationBadge, useReputation } from "./reputation-badge";
+export { UsdcBalance, useRefreshUsdcBalances, useUsdcBalance } from "./usdc-balance";
+export { WalletPanel } from "./wallet-panel";
+export { useChainInfo, WalletProvider } from "./wallet-provider";

@@ -1,0 +1,196 @@
+import {
+  type Address,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  isAddressEqual,
+  zeroAddress,
+} from "viem";
+import { mockUsdcAbi } from "@/contracts/artifacts";
+import type { Db } from "@/db/client";
+import { isUniqueViolation } from "@/db/errors";
+import {
+  DRIP_ADDRESS_INDEX,
+  DRIP_USER_INDEX,
+  findBlockingDrip,
+  insertDrip,
+  releaseDrip,
+  setDripStatus,
+} from "@/db/queries/faucet-drips";
+import type { ChainTransaction, FaucetDrip, TxStatus, User } from "@/db/schema";
+import { chainConfig, requireTreasury, requireUsdc } from "@/lib/chain/config";
+import { explorerTxUrl } from "@/lib/chain/explorer";
+import {
+  awaitReceipt,
+  broadcast,
+  getChainTransaction,
+  recordTransaction,
+  resumeTransaction,
+} from "@/lib/chain/sender";
+import { AppError } from "@/lib/errors";
+import { unitsToDecimal } from "@/lib/money";
+
+// The testnet faucet: 2.00 USDC from the treasury, once per address and once per user.
+//
+// "Once" is decided by the faucet_drips unique indexes, and the claim is written in the
+// same database transaction that records the signed transfer (the sender's `link`), so a
+// drip row always has its transaction and vice versa:
+// - nonce allocation or gas estimation fails (node down) → that transaction rolls back:
+//   no drip row, nothing signed, the caller gets 502 and may simply retry;
+// - the broadcast fails after recording → the drip stays `pending` with its signed bytes;
+//   the next call for that address or user RESUMES it (same bytes, same hash — never a
+//   second transfer) instead of claiming a new one, and answers `already_funded`;
+// - the node refuses the transfer outright, or it reverts → nothing moved, so the claim is
+//   released and a later call may drip again.
+
+export const DRIP_UNITS = 2_000_000n;
+export const DRIP_AMOUNT = unitsToDecimal(DRIP_UNITS, 2); // "2.00"
+
+export type DripResult = {
+  funded: boolean;
+  amount: string;
+  txHash: Hex;
+  reason?: "already_funded";
+  /** Extra fields beyond the contract's: the checksummed address, the drip's state, a link. */
+  address: Address;
+  chainId: number;
+  status: TxStatus;
+  explorerUrl: string | null;
+};
+
+const faucetUnavailable = (cause?: unknown) =>
+  new AppError(
+    "unavailable",
+    "The faucet could not send USDC right now (its treasury may be empty). Nothing was sent.",
+    { cause },
+  );
+
+function answer(drip: FaucetDrip, funded: boolean): DripResult {
+  const txHash = drip.txHash as Hex;
+  return {
+    funded,
+    amount: DRIP_AMOUNT,
+    txHash,
+    ...(funded ? {} : { reason: "already_funded" as const }),
+    address: getAddress(drip.address),
+    chainId: drip.chainId,
+    status: drip.status,
+    explorerUrl: explorerTxUrl(drip.chainId, txHash),
+  };
+}
+
+/** Copies the transaction's state onto the drip; a transfer that never happened releases it. */
+async function settle(db: Db, drip: FaucetDrip, chainTx: ChainTransaction): Promise<FaucetDrip> {
+  if (chainTx.status === "failed") {
+    await releaseDrip(db, drip);
+    throw faucetUnavailable(chainTx.error);
+  }
+  return (
+    (await setDripStatus(db, { id: drip.id, status: chainTx.status, txHash: chainTx.hash })) ?? drip
+  );
+}
+
+/** Broadcasts a freshly claimed drip and waits for it (bounded). */
+async function send(db: Db, drip: FaucetDrip, chainTx: ChainTransaction): Promise<FaucetDrip> {
+  let sent: ChainTransaction;
+  try {
+    sent = await broadcast(db, chainTx);
+  } catch (err) {
+    // Refused → the sender marked it failed and nothing was sent: release the claim.
+    // Node unreachable → it stays pending and the next call resumes it.
+    const current = await getChainTransaction(db, chainTx.id);
+    if (current?.status === "failed") await releaseDrip(db, drip);
+    throw err;
+  }
+  const submitted = await settle(db, drip, sent);
+  return settle(db, submitted, await awaitReceipt(db, sent));
+}
+
+/**
+ * Brings an existing drip up to date, resuming its transaction when it is unfinished.
+ * Returns null when the drip never happened and was released (the caller may claim anew).
+ */
+async function finish(db: Db, drip: FaucetDrip): Promise<FaucetDrip | null> {
+  const chainTx = drip.chainTxId ? await getChainTransaction(db, drip.chainTxId) : null;
+  if (!chainTx) return drip;
+  const current =
+    chainTx.status === "pending" || chainTx.status === "submitted"
+      ? await resumeTransaction(db, chainTx)
+      : chainTx;
+  if (current.status === "failed") {
+    await releaseDrip(db, drip);
+    return null;
+  }
+  if (current.status === drip.status && drip.txHash === current.hash) return drip;
+  return setDripStatus(db, { id: drip.id, status: current.status, txHash: current.hash });
+}
+
+/**
+ * Sends 2.00 USDC to `address` unless this address or this user already had a drip on the
+ * active chain; then it answers with the first drip's hash. Testnets only.
+ */
+export async function dripOnce(
+  db: Db,
+  user: Pick<User, "id">,
+  address: Address,
+): Promise<DripResult> {
+  const config = chainConfig();
+  // Before anything touches the chain or the database.
+  if (!config.known.testnet)
+    throw new AppError(
+      "faucet_disabled",
+      `The faucet only runs on testnets; this deployment settles on ${config.known.chain.name}.`,
+    );
+  const to = getAddress(address);
+  if (isAddressEqual(to, zeroAddress))
+    throw new AppError("invalid_request", "The zero address cannot receive USDC.", {
+      details: [{ path: ["address"], message: "must not be the zero address" }],
+    });
+  const usdc = requireUsdc(config);
+  const key = requireTreasury(config);
+  const who = { chainId: config.chainId, userId: user.id, address: to };
+
+  // A lost race ends in a unique violation; the loop then finds the winner's drip.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const existing = await findBlockingDrip(db, who);
+    if (existing) {
+      const finished = await finish(db, existing);
+      if (finished) return answer(finished, false);
+      continue; // released: this call may claim
+    }
+    let claimed: FaucetDrip | undefined;
+    let chainTx: ChainTransaction;
+    try {
+      chainTx = await recordTransaction(
+        db,
+        key,
+        {
+          to: usdc,
+          data: encodeFunctionData({
+            abi: mockUsdcAbi,
+            functionName: "transfer",
+            args: [to, DRIP_UNITS],
+          }),
+          purpose: `faucet:${to}`,
+        },
+        async (tx, row) => {
+          claimed = await insertDrip(tx, {
+            ...who,
+            amountUnits: DRIP_UNITS,
+            txHash: row.hash,
+            chainTxId: row.id,
+          });
+        },
+      );
+    } catch (err) {
+      if (isUniqueViolation(err, DRIP_ADDRESS_INDEX) || isUniqueViolation(err, DRIP_USER_INDEX))
+        continue;
+      // Node down, or the transfer would revert (treasury empty): the sender says so (502)
+      // and nothing was recorded.
+      throw err;
+    }
+    if (!claimed) throw new Error("the drip claim was not recorded");
+    return answer(await send(db, claimed, chainTx), true);
+  }
+  throw new AppError("conflict", "The faucet is busy with this address; try again.");
+}

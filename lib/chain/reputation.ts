@@ -1,0 +1,234 @@
+import {
+  type Address,
+  BaseError,
+  ContractFunctionZeroDataError,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  isAddressEqual,
+  pad,
+  zeroAddress,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { reputationRegistryAbi } from "@/contracts/artifacts";
+import type { Db } from "@/db/client";
+import { findLatestByPurpose, findUnfinishedByPurpose } from "@/db/queries/chain-transactions";
+import type { ChainTransaction } from "@/db/schema";
+import { type ChainConfig, chainConfig, publicClient, requireTreasury } from "@/lib/chain/config";
+import {
+  awaitReceipt,
+  broadcast,
+  chainUnavailable,
+  isTransportError,
+  type Link,
+  recordTransaction,
+  resumeTransaction,
+} from "@/lib/chain/sender";
+import { AppError } from "@/lib/errors";
+
+// The on-chain reputation registry: every settled milestone is recorded once, by the
+// attestor (the treasury key), as (wallet, score in basis points, milestone reference).
+//
+// milestoneRef: the milestone's UUID as 16 bytes, left-padded with zeros to bytes32
+// (`0x` + 32 zeros + the UUID's hex without dashes). Unlike a hash it is reversible, so the
+// explorer can show which milestone a record belongs to; it is never zero for a UUID.
+
+export type Reputation = {
+  wallet: Address;
+  chainId: number;
+  registry: Address;
+  count: number;
+  /** Mean score in [0,1] (the registry's mean in basis points, rounded down, / 10000). */
+  score: number | null;
+};
+
+export type RecordReputationInput = {
+  wallet: Address;
+  /** Integer basis points, 0..10000. */
+  scoreBps: number;
+  milestoneId: string;
+  /** The amount paid for the milestone, USDC base units (informational, in the event). */
+  amountUnits: bigint;
+};
+
+export type RecordReputationResult = {
+  /** `already_recorded`: the registry had it; nothing was sent by this call. */
+  status: "recorded" | "already_recorded";
+  milestoneRef: Hex;
+  /** This call's (or the earlier attempt's) transaction, when the service sent one. */
+  transaction: ChainTransaction | null;
+  txHash: Hex | null;
+};
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** bytes32 reference of a milestone: its UUID, left-padded with zeros. */
+export function milestoneRef(milestoneId: string): Hex {
+  if (!uuidPattern.test(milestoneId)) throw new RangeError(`not a UUID: ${milestoneId}`);
+  return pad(`0x${milestoneId.replaceAll("-", "").toLowerCase()}`, { size: 32 });
+}
+
+/** The milestone UUID inside a reference made by milestoneRef, or null for any other bytes32. */
+export function milestoneIdFromRef(ref: Hex): string | null {
+  const hex = ref.toLowerCase();
+  if (!/^0x0{32}[0-9a-f]{32}$/.test(hex)) return null;
+  const h = hex.slice(34);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+export function requireRegistry(config: ChainConfig = chainConfig()): Address {
+  if (!config.registry)
+    throw new AppError(
+      "not_configured",
+      config.known.name === "local"
+        ? "The local chain has no reputation registry yet: start the app with `npm run dev`."
+        : "REPUTATION_REGISTRY_ADDRESS is not configured (npm run contracts:deploy prints it).",
+    );
+  return config.registry;
+}
+
+/** Read errors: node down → 502; no contract at the configured address → 503. */
+function readFailure(err: unknown, registry: Address): unknown {
+  if (err instanceof BaseError) {
+    if (err.walk((e) => e instanceof ContractFunctionZeroDataError))
+      return new AppError("not_configured", `No reputation registry found at ${registry}.`, {
+        cause: err,
+      });
+    if (isTransportError(err)) return chainUnavailable(err);
+  }
+  return err;
+}
+
+/** A wallet's reputation as the registry reports it. */
+export async function readReputation(wallet: Address): Promise<Reputation> {
+  const config = chainConfig();
+  const registry = requireRegistry(config);
+  const address = getAddress(wallet);
+  let count: bigint;
+  let meanBps: number;
+  try {
+    [count, meanBps] = await publicClient().readContract({
+      address: registry,
+      abi: reputationRegistryAbi,
+      functionName: "reputationOf",
+      args: [address],
+    });
+  } catch (err) {
+    throw readFailure(err, registry);
+  }
+  return {
+    wallet: address,
+    chainId: config.chainId,
+    registry,
+    count: Number(count),
+    score: count === 0n ? null : meanBps / 10_000,
+  };
+}
+
+async function registryState(registry: Address, ref: Hex) {
+  const client = publicClient();
+  try {
+    const [recorded, attestor] = await Promise.all([
+      client.readContract({
+        address: registry,
+        abi: reputationRegistryAbi,
+        functionName: "isRecorded",
+        args: [ref],
+      }),
+      client.readContract({
+        address: registry,
+        abi: reputationRegistryAbi,
+        functionName: "attestor",
+      }),
+    ]);
+    return { recorded, attestor };
+  } catch (err) {
+    throw readFailure(err, registry);
+  }
+}
+
+class AttemptInFlight extends Error {}
+
+const done = (status: RecordReputationResult["status"], ref: Hex, tx: ChainTransaction | null) => ({
+  status,
+  milestoneRef: ref,
+  transaction: tx,
+  txHash: (tx?.hash as Hex | undefined) ?? null,
+});
+
+/**
+ * Records a settled milestone in the registry, through the sender with the treasury key
+ * (the registry's attestor). Idempotent per milestone: already on-chain → nothing is sent;
+ * an earlier attempt left unfinished → that very transaction is resumed. `link` runs in
+ * the database transaction that records the signed transaction (e.g. to store its hash on
+ * the settlement). Throws 502 chain_unavailable when the node is down (retry resumes).
+ */
+export async function recordReputation(
+  db: Db,
+  input: RecordReputationInput,
+  link?: Link,
+): Promise<RecordReputationResult> {
+  if (!Number.isInteger(input.scoreBps) || input.scoreBps < 0 || input.scoreBps > 10_000)
+    throw new RangeError("scoreBps must be an integer in [0, 10000]");
+  if (input.amountUnits < 0n) throw new RangeError("amountUnits must not be negative");
+  const wallet = getAddress(input.wallet);
+  if (isAddressEqual(wallet, zeroAddress)) throw new RangeError("wallet must not be zero");
+  const config = chainConfig();
+  const registry = requireRegistry(config);
+  const key = requireTreasury(config);
+  const ref = milestoneRef(input.milestoneId);
+  const purpose = `reputation:${registry}:${ref}`;
+  const scope = { chainId: config.chainId, purpose };
+
+  const state = await registryState(registry, ref);
+  if (state.recorded) return done("already_recorded", ref, await findLatestByPurpose(db, scope));
+  const treasury = privateKeyToAccount(key).address;
+  if (!isAddressEqual(state.attestor, treasury))
+    throw new AppError(
+      "not_configured",
+      `The treasury ${treasury} is not the registry's attestor (${state.attestor}).`,
+    );
+
+  const earlier = await findUnfinishedByPurpose(db, scope);
+  if (earlier) return done("recorded", ref, await resumeTransaction(db, earlier));
+
+  let recorded: ChainTransaction;
+  try {
+    recorded = await recordTransaction(
+      db,
+      key,
+      {
+        to: registry,
+        data: encodeFunctionData({
+          abi: reputationRegistryAbi,
+          functionName: "recordSettlement",
+          args: [wallet, input.scoreBps, ref, input.amountUnits],
+        }),
+        purpose,
+      },
+      async (tx, row) => {
+        // Under the sender's lock: a concurrent call that recorded first wins; follow it.
+        if (await findLatestByPurpose(tx, { ...scope, excludeId: row.id }))
+          throw new AttemptInFlight();
+        if (link) await link(tx, row);
+      },
+    );
+  } catch (err) {
+    if (err instanceof AttemptInFlight) {
+      // That attempt may have finished meanwhile: follow it whatever its state.
+      const other = await findLatestByPurpose(db, scope);
+      return done("recorded", ref, other ? await resumeTransaction(db, other) : null);
+    }
+    // The sender refuses a call that would revert: most likely another attempt got the
+    // record on-chain in the meantime (AlreadyRecorded). Then this is a success.
+    const recheck = await registryState(registry, ref).catch(() => null);
+    if (recheck?.recorded)
+      return done("already_recorded", ref, await findLatestByPurpose(db, scope));
+    throw err;
+  }
+  const sent = await awaitReceipt(db, await broadcast(db, recorded));
+  // Reverted: if only because the milestone got recorded meanwhile, that is the answer.
+  if (sent.status === "failed" && (await registryState(registry, ref)).recorded)
+    return done("already_recorded", ref, await findLatestByPurpose(db, scope));
+  return done("recorded", ref, sent);
+}

@@ -1,0 +1,100 @@
+import { spawn } from "node:child_process";
+import { type Address, getAddress } from "viem";
+import { baseSepolia } from "viem/chains";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reputationRegistryAbi } from "@/contracts/artifacts";
+import { type AnvilInstance, devAccount, devAccountKey, startAnvil } from "@/lib/chain/anvil";
+import { makePublicClient } from "@/lib/chain/clients";
+
+// scripts/deploy-contracts.ts against a throwaway anvil that says it is Base Sepolia
+// (chain id 84532), reached through --rpc-url.
+
+let node: AnvilInstance;
+beforeAll(async () => {
+  node = await startAnvil({ chainId: 84_532 });
+});
+afterAll(() => node?.stop());
+
+function deploy(argv: string[], extraEnv: Record<string, string | undefined> = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const env = { ...process.env, CHAIN: undefined, RPC_URL: undefined, ...extraEnv };
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "scripts/deploy-contracts.ts", ...argv],
+      { env },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const envLine = (stdout: string, name: string) =>
+  new RegExp(`^${name}=(.*)$`, "m").exec(stdout)?.[1];
+
+describe("npm run contracts:deploy", { timeout: 60_000 }, () => {
+  it("deploys the registry, owned by the deployer, with the chosen attestor, and prints the env", async () => {
+    const deployer = devAccount(7).address;
+    const attestor = devAccount(8).address;
+    const res = await deploy(
+      ["--chain", "base-sepolia", "--rpc-url", node.rpcUrl, "--attestor", attestor.toLowerCase()],
+      { TREASURY_PRIVATE_KEY: devAccountKey(7) },
+    );
+    expect(res.code, res.stderr).toBe(0);
+    expect(envLine(res.stdout, "CHAIN")).toBe("base-sepolia");
+    expect(res.stdout).toContain("USDC_ADDRESS=0x036CbD53842c5426634e7929541eC2318f3dCF7e");
+    expect(res.stderr).toContain("https://sepolia.basescan.org/tx/0x");
+    const registry = envLine(res.stdout, "REPUTATION_REGISTRY_ADDRESS") as Address;
+    expect(registry).toBe(getAddress(registry));
+
+    const client = makePublicClient({ chain: baseSepolia, rpcUrl: node.rpcUrl });
+    expect(await client.getCode({ address: registry })).toMatch(/^0x[0-9a-f]{100,}/);
+    const read = (functionName: "attestor" | "owner") =>
+      client.readContract({ address: registry, abi: reputationRegistryAbi, functionName });
+    expect(await read("attestor")).toBe(attestor);
+    expect(await read("owner")).toBe(deployer);
+  });
+
+  it("the attestor defaults to the treasury (deployer) address", async () => {
+    const res = await deploy(["--chain", "base-sepolia", "--rpc-url", node.rpcUrl], {
+      TREASURY_PRIVATE_KEY: devAccountKey(6),
+    });
+    expect(res.code, res.stderr).toBe(0);
+    const registry = envLine(res.stdout, "REPUTATION_REGISTRY_ADDRESS") as Address;
+    const client = makePublicClient({ chain: baseSepolia, rpcUrl: node.rpcUrl });
+    expect(
+      await client.readContract({
+        address: registry,
+        abi: reputationRegistryAbi,
+        functionName: "attestor",
+      }),
+    ).toBe(devAccount(6).address);
+  });
+
+  it("refuses the local chain, a mismatched RPC, a mainnet without --allow-mainnet, and no key", async () => {
+    const key = { TREASURY_PRIVATE_KEY: devAccountKey(6) };
+    const [local, wrongChain, mainnet, noKey] = await Promise.all([
+      deploy(["--chain", "local"], key),
+      deploy(["--chain", "sepolia", "--rpc-url", node.rpcUrl], key),
+      deploy(["--chain", "base", "--rpc-url", node.rpcUrl], key),
+      deploy(["--chain", "base-sepolia", "--rpc-url", node.rpcUrl], {
+        TREASURY_PRIVATE_KEY: undefined,
+      }),
+    ]);
+    expect(local.code).toBe(2);
+    expect(local.stderr).toContain("npm run dev");
+    expect(wrongChain.code).toBe(2);
+    expect(wrongChain.stderr).toContain("serves chain 84532");
+    expect(mainnet.code).toBe(2);
+    expect(mainnet.stderr).toContain("--allow-mainnet");
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain("TREASURY_PRIVATE_KEY");
+    for (const r of [local, wrongChain, mainnet, noKey]) expect(r.stdout).toBe("");
+  });
+});

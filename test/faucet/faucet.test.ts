@@ -1,0 +1,245 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { type Address, type Hex, parseAbiItem } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as dripPOST } from "@/app/api/faucet/drip/route";
+import { mockUsdcAbi } from "@/contracts/artifacts";
+import { type Db, getDb } from "@/db/client";
+import { chainTransactions, faucetDrips } from "@/db/schema";
+import { startAnvil } from "@/lib/chain/anvil";
+import { chainConfig, publicClient, requireUsdc } from "@/lib/chain/config";
+import { deployLocalContracts, mintUsdc } from "@/lib/chain/deploy";
+import { withChainEnv } from "../helpers/chain-env";
+import { call } from "../helpers/http";
+import { startRpcProxy } from "../helpers/rpc-proxy";
+import { makeUser, type TestUser } from "../helpers/users";
+
+// POST /api/faucet/drip on the real database and anvil. "Exactly once" is checked on-chain
+// (balance and Transfer events from the treasury), not only in the database.
+
+let db: Db;
+beforeAll(async () => {
+  db = await getDb();
+});
+
+const newAddress = (): Address => privateKeyToAccount(generatePrivateKey()).address;
+const drip = (u: TestUser, address: string) =>
+  call(dripPOST, { token: u.token, body: { address } });
+
+const balanceOf = (who: Address) =>
+  publicClient().readContract({
+    address: requireUsdc(),
+    abi: mockUsdcAbi,
+    functionName: "balanceOf",
+    args: [who],
+  });
+
+const transferEvent = parseAbiItem(
+  "event Transfer(address indexed from, address indexed to, uint256 value)",
+);
+const treasuryTransfersTo = (to: Address) =>
+  publicClient().getLogs({
+    address: requireUsdc(),
+    event: transferEvent,
+    args: { from: chainConfig().treasuryAddress ?? undefined, to },
+    fromBlock: 0n,
+  });
+
+const dripsFor = (address: string) =>
+  db
+    .select()
+    .from(faucetDrips)
+    .where(sql`lower(${faucetDrips.address}) = ${address.toLowerCase()}`);
+
+describe("dripping once", () => {
+  it("20 parallel drips for one address (several users) make exactly one transfer", async () => {
+    const address = newAddress();
+    const users = await Promise.all(Array.from({ length: 5 }, () => makeUser("creator")));
+    const before = await balanceOf(address);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => drip(users[i % users.length] as TestUser, address)),
+    );
+
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const funded = results.filter((r) => r.body.funded === true);
+    expect(funded).toHaveLength(1);
+    const txHash = funded[0]?.body.txHash as Hex;
+    expect(txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    for (const r of results.filter((r) => r.body.funded === false))
+      expect(r.body).toMatchObject({ amount: "2.00", txHash, reason: "already_funded" });
+    expect(funded[0]?.body).toMatchObject({ funded: true, amount: "2.00", address });
+
+    // On-chain: +2.00 USDC, one Transfer from the treasury, and it is the answered one.
+    expect((await balanceOf(address)) - before).toBe(2_000_000n);
+    const events = await treasuryTransfersTo(address);
+    expect(events).toHaveLength(1);
+    expect(events[0]?.transactionHash).toBe(txHash);
+    expect(events[0]?.args.value).toBe(2_000_000n);
+    const rows = await dripsFor(address);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.status).toBe("confirmed");
+  });
+
+  it("one user, two addresses: the second answers already_funded with the first hash", async () => {
+    const u = await makeUser("creator");
+    const [first, second] = [newAddress(), newAddress()];
+    const a = await drip(u, first.toLowerCase());
+    expect(a.status).toBe(200);
+    expect(a.body).toMatchObject({ funded: true, amount: "2.00", address: first });
+    expect(a.body.reason).toBeUndefined();
+
+    const b = await drip(u, second);
+    expect(b.status).toBe(200);
+    expect(b.body).toEqual(
+      expect.objectContaining({
+        funded: false,
+        amount: "2.00",
+        txHash: a.body.txHash,
+        reason: "already_funded",
+      }),
+    );
+    expect(await balanceOf(second)).toBe(0n);
+    expect(await balanceOf(first)).toBe(2_000_000n);
+    // And the same address again, by the same user.
+    expect((await drip(u, first)).body).toMatchObject({ funded: false, txHash: a.body.txHash });
+  });
+
+  it("validates the address and needs a signed-in caller", async () => {
+    const u = await makeUser("creator");
+    const bad = await drip(u, "0x1234");
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe("invalid_request");
+    expect(bad.body.error.details[0].path).toEqual(["address"]);
+    expect((await call(dripPOST, { token: u.token, body: {} })).status).toBe(400);
+    const zero = await drip(u, "0x0000000000000000000000000000000000000000");
+    expect(zero.status).toBe(400);
+    const anon = await call(dripPOST, { body: { address: newAddress() } });
+    expect(anon.status).toBe(401);
+    expect(anon.body.error.code).toBe("unauthenticated");
+  });
+
+  it("is disabled on a mainnet, before touching the chain", async () => {
+    const u = await makeUser("creator");
+    const address = newAddress();
+    // A dead RPC proves the refusal comes first.
+    const res = await withChainEnv({ CHAIN: "base", RPC_URL: "http://127.0.0.1:9" }, () =>
+      drip(u, address),
+    );
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({
+      error: { code: "faucet_disabled", message: expect.stringContaining("testnet") },
+    });
+    expect(await dripsFor(address)).toHaveLength(0);
+  });
+});
+
+describe("faults", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "faucet-faults-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("chain down → 502 chain_unavailable and no drip row; after a restart it works", async () => {
+    const stateFile = path.join(dir, "anvil-state.json");
+    let node = await startAnvil({ stateFile });
+    // A treasury of its own: nonces on this node must not meet the shared node's rows.
+    const key = generatePrivateKey();
+    const treasury = privateKeyToAccount(key).address;
+    await fetch(node.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "anvil_setBalance",
+        params: [treasury, "0x56bc75e2d63100000"],
+      }),
+    });
+    const deployment = await deployLocalContracts({
+      rpcUrl: node.rpcUrl,
+      deployerKey: key,
+      attestor: treasury,
+    });
+    await mintUsdc({
+      rpcUrl: node.rpcUrl,
+      ownerKey: key,
+      usdc: deployment.usdc,
+      to: treasury,
+      amount: 1_000n * 10n ** 6n,
+    });
+    const env = {
+      RPC_URL: node.rpcUrl,
+      USDC_ADDRESS: deployment.usdc,
+      REPUTATION_REGISTRY_ADDRESS: deployment.registry,
+      TREASURY_PRIVATE_KEY: key,
+    };
+    const u = await makeUser("creator");
+    const address = newAddress();
+    try {
+      await node.stop();
+      const down = await withChainEnv(env, () => drip(u, address));
+      expect(down.status).toBe(502);
+      expect(down.body).toEqual({
+        error: { code: "chain_unavailable", message: expect.any(String) },
+      });
+      expect(await dripsFor(address)).toHaveLength(0);
+      const [userDrip] = await db
+        .select()
+        .from(faucetDrips)
+        .where(eq(faucetDrips.userId, u.user.id));
+      expect(userDrip).toBeUndefined();
+      const signed = await db
+        .select()
+        .from(chainTransactions)
+        .where(eq(chainTransactions.fromAddress, treasury));
+      expect(signed).toHaveLength(0);
+
+      node = await startAnvil({ port: node.port, stateFile });
+      const up = await withChainEnv(env, async () => {
+        const res = await drip(u, address);
+        return { res, balance: await balanceOf(address) };
+      });
+      expect(up.res.status).toBe(200);
+      expect(up.res.body).toMatchObject({ funded: true, amount: "2.00" });
+      expect(up.balance).toBe(2_000_000n);
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it("a broadcast lost after recording stays pending; the next call resumes it", async () => {
+    const proxy = await startRpcProxy(chainConfig().rpcUrl);
+    const [u, other] = await Promise.all([makeUser("creator"), makeUser("creator")]);
+    const address = newAddress();
+    try {
+      await withChainEnv({ RPC_URL: proxy.url }, async () => {
+        proxy.failing.add("eth_sendRawTransaction");
+        const lost = await drip(u, address);
+        expect(lost.status).toBe(502);
+        expect(lost.body.error.code).toBe("chain_unavailable");
+        const [pending] = await dripsFor(address);
+        expect(pending?.status).toBe("pending");
+        expect(pending?.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+        expect(await balanceOf(address)).toBe(0n);
+
+        proxy.failing.clear();
+        const again = await drip(u, address);
+        expect(again.status).toBe(200);
+        expect(again.body).toMatchObject({
+          funded: false,
+          reason: "already_funded",
+          txHash: pending?.txHash,
+          status: "confirmed",
+        });
+        expect(await balanceOf(address)).toBe(2_000_000n);
+        expect((await drip(other, address)).body.txHash).toBe(pending?.txHash);
+        const events = await treasuryTransfersTo(address);
+        expect(events.map((e) => e.transactionHash)).toEqual([pending?.txHash]);
+        expect((await dripsFor(address))[0]?.status).toBe("confirmed");
+      });
+    } finally {
+      await proxy.close();
+    }
+  });
+});
