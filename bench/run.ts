@@ -21,7 +21,7 @@ const median = (xs: number[]) =>
 async function main() {
   const { startAnvil } = await import("@/lib/chain/anvil");
   const { devAccountKey } = await import("@/lib/chain/dev-accounts");
-  const { deployLocalContracts, mintUsdc } = await import("@/lib/chain/deploy");
+  const { deployFundedContracts, mintUsdc } = await import("@/lib/chain/deploy");
   const { privateKeyToAccount, generatePrivateKey } = await import("viem/accounts");
 
   const { createFreshDatabase } = await import("@/db/fresh");
@@ -29,19 +29,7 @@ async function main() {
   const fresh = server ? await createFreshDatabase(server, "milestone_bench") : null;
   const anvil = await startAnvil({ port: 0 });
   const treasuryKey = devAccountKey(0);
-  const treasury = privateKeyToAccount(treasuryKey).address;
-  const d = await deployLocalContracts({
-    rpcUrl: anvil.rpcUrl,
-    deployerKey: treasuryKey,
-    attestor: treasury,
-  });
-  await mintUsdc({
-    rpcUrl: anvil.rpcUrl,
-    ownerKey: treasuryKey,
-    usdc: d.usdc,
-    to: treasury,
-    amount: 10n ** 15n,
-  });
+  const d = await deployFundedContracts({ rpcUrl: anvil.rpcUrl, treasuryKey, amount: 10n ** 15n });
   Object.assign(process.env, {
     CHAIN: "local",
     RPC_URL: anvil.rpcUrl,
@@ -144,15 +132,13 @@ async function main() {
         revision: 1,
       })
       .returning();
-    await db
-      .insert(deliverables)
-      .values({
-        milestoneId: m!.id,
-        revision: 1,
-        url: "https://x.com/bench/status/1",
-        text: "A real post #bench with enough words to look like one.",
-        submittedBy: creator!.id,
-      });
+    await db.insert(deliverables).values({
+      milestoneId: m!.id,
+      revision: 1,
+      url: "https://x.com/bench/status/1",
+      text: "A real post #bench with enough words to look like one.",
+      submittedBy: creator!.id,
+    });
     return m!.id;
   }
   for (let i = 0; i < 100; i++) await submittedMilestone();

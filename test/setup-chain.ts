@@ -1,6 +1,5 @@
-import { privateKeyToAccount } from "viem/accounts";
 import { resetChainConfigCache } from "@/lib/chain/config";
-import { deployLocalContracts, mintUsdc } from "@/lib/chain/deploy";
+import { deployFundedContracts } from "@/lib/chain/deploy";
 import { devAccountKey } from "@/lib/chain/dev-accounts";
 import { resetEnvCache } from "@/lib/env";
 
@@ -14,9 +13,7 @@ const sponsorKey = devAccountKey(2 * slot + 1);
 const rpcUrl = process.env.RPC_URL;
 if (!rpcUrl) throw new Error("RPC_URL is not set: test/global-setup.ts starts anvil");
 
-const treasury = privateKeyToAccount(treasuryKey).address;
-const deployment = await deployLocalContracts({ rpcUrl, deployerKey: treasuryKey, attestor: treasury });
-await mintUsdc({ rpcUrl, ownerKey: treasuryKey, usdc: deployment.usdc, to: treasury, amount: 1_000_000n * 10n ** 6n });
+const deployment = await deployFundedContracts({ rpcUrl, treasuryKey });
 
 process.env.TREASURY_PRIVATE_KEY = treasuryKey;
 process.env.RELAY_SPONSOR_PRIVATE_KEY = sponsorKey;

@@ -170,6 +170,28 @@ function writeDeploymentFile(file: string, d: LocalDeployment): void {
   renameSync(tmp, file);
 }
 
+/** Deploys both contracts with `treasuryKey` as owner and attestor, and mints it USDC. */
+export async function deployFundedContracts(p: {
+  rpcUrl: string;
+  treasuryKey: Hex;
+  amount?: bigint;
+}): Promise<LocalDeployment> {
+  const treasury = privateKeyToAccount(p.treasuryKey).address;
+  const d = await deployLocalContracts({
+    rpcUrl: p.rpcUrl,
+    deployerKey: p.treasuryKey,
+    attestor: treasury,
+  });
+  await mintUsdc({
+    rpcUrl: p.rpcUrl,
+    ownerKey: p.treasuryKey,
+    usdc: d.usdc,
+    to: treasury,
+    amount: p.amount ?? DEFAULT_TREASURY_FUNDING,
+  });
+  return d;
+}
+
 /**
  * Returns the local deployment recorded in `deploymentFile` when it is still live on the node
  * (same chain id, same compiled contracts, code at both addresses, same attestor); otherwise

@@ -20,7 +20,11 @@ export type ReconcileReport = {
   transactions: { confirmed: number; failed: number; stillPending: number };
 };
 
-export async function reconcile(db: Db): Promise<ReconcileReport> {
+/** `settlementId`: finish just that settlement (an operator's targeted run). */
+export async function reconcile(
+  db: Db,
+  only: { settlementId?: string } = {},
+): Promise<ReconcileReport> {
   const report: ReconcileReport = {
     settlements: { confirmed: 0, stillPending: 0, busy: 0, failed: 0 },
     reputations: 0,
@@ -50,6 +54,8 @@ export async function reconcile(db: Db): Promise<ReconcileReport> {
       }
     }
   }
+
+  if (only.settlementId) return report;
 
   const unrecorded = await db
     .select()

@@ -1,4 +1,8 @@
+import { toHex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { startAnvil } from "@/lib/chain/anvil";
 import { resetChainConfigCache } from "@/lib/chain/config";
+import { deployFundedContracts } from "@/lib/chain/deploy";
 import { resetEnvCache } from "@/lib/env";
 
 // Points this test file's process at other chain settings (another anvil, a mainnet name,
@@ -7,7 +11,15 @@ import { resetEnvCache } from "@/lib/env";
 
 export type ChainEnv = Partial<
   Record<
-    "CHAIN" | "RPC_URL" | "USDC_ADDRESS" | "REPUTATION_REGISTRY_ADDRESS" | "TREASURY_PRIVATE_KEY",
+    | "CHAIN"
+    | "RPC_URL"
+    | "USDC_ADDRESS"
+    | "REPUTATION_REGISTRY_ADDRESS"
+    | "TREASURY_PRIVATE_KEY"
+    | "TX_RECEIPT_TIMEOUT_SECONDS"
+    | "RELAY_PROVIDER"
+    | "RELAY_API_URL"
+    | "RELAY_API_KEY",
     string | undefined
   >
 >;
@@ -38,4 +50,34 @@ export async function withChainEnv<T>(vars: ChainEnv, fn: () => Promise<T>): Pro
   } finally {
     restore();
   }
+}
+
+/**
+ * A chain of this test file's own: a fresh anvil (optionally with a state file, so it can
+ * be stopped and restarted), a new treasury key funded with gas, and the contracts
+ * deployed and funded by it. A new key matters: the database may hold rows of the
+ * worker's usual treasury from the shared anvil, whose nonces mean nothing here.
+ */
+export async function startOwnChain(opts: { chainId?: number; stateFile?: string } = {}) {
+  const anvil = await startAnvil({ port: 0, chainId: opts.chainId, stateFile: opts.stateFile });
+  const treasuryKey = generatePrivateKey();
+  const treasury = privateKeyToAccount(treasuryKey).address;
+  await fetch(anvil.rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "anvil_setBalance",
+      params: [treasury, toHex(10n ** 22n)],
+    }),
+  });
+  const deployment = await deployFundedContracts({ rpcUrl: anvil.rpcUrl, treasuryKey });
+  const restore = setChainEnv({
+    RPC_URL: anvil.rpcUrl,
+    USDC_ADDRESS: deployment.usdc,
+    REPUTATION_REGISTRY_ADDRESS: deployment.registry,
+    TREASURY_PRIVATE_KEY: treasuryKey,
+  });
+  return { anvil, deployment, treasuryKey, treasury, restore };
 }

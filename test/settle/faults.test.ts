@@ -2,16 +2,14 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { chainTransactions, milestones } from "@/db/schema";
 import { type AnvilInstance, startAnvil } from "@/lib/chain/anvil";
 import { publicClient, resetChainConfigCache } from "@/lib/chain/config";
-import { deployLocalContracts, mintUsdc } from "@/lib/chain/deploy";
-import { resetEnvCache } from "@/lib/env";
 import { reconcile } from "@/lib/settle/reconcile";
 import { settleMilestone } from "@/lib/settle/settle";
+import { setChainEnv, startOwnChain } from "../helpers/chain-env";
 import { answering, approve, goodDeliverable, submittedMilestone } from "../verify/fixtures";
 import { parties, settlementRows, transfersTo, usdcBalance } from "./fixtures";
 
@@ -20,43 +18,19 @@ import { parties, settlementRows, transfersTo, usdcBalance } from "./fixtures";
 
 let anvil: AnvilInstance;
 let port: number;
+const restores: Array<() => void> = [];
 const stateFile = path.join(mkdtempSync(path.join(tmpdir(), "milestone-faults-")), "anvil.json");
-const saved = { ...process.env };
-
-function pointAt(rpcUrl: string, usdc?: string, registry?: string) {
-  process.env.RPC_URL = rpcUrl;
-  if (usdc) process.env.USDC_ADDRESS = usdc;
-  if (registry) process.env.REPUTATION_REGISTRY_ADDRESS = registry;
-  process.env.TX_RECEIPT_TIMEOUT_SECONDS = "1";
-  resetEnvCache();
-  resetChainConfigCache();
-}
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: 0, stateFile });
+  const own = await startOwnChain({ stateFile });
+  anvil = own.anvil;
   port = anvil.port;
-  const treasuryKey = process.env.TREASURY_PRIVATE_KEY as `0x${string}`;
-  const treasury = privateKeyToAccount(treasuryKey).address;
-  const d = await deployLocalContracts({
-    rpcUrl: anvil.rpcUrl,
-    deployerKey: treasuryKey,
-    attestor: treasury,
-  });
-  await mintUsdc({
-    rpcUrl: anvil.rpcUrl,
-    ownerKey: treasuryKey,
-    usdc: d.usdc,
-    to: treasury,
-    amount: 1_000_000_000_000n,
-  });
-  pointAt(anvil.rpcUrl, d.usdc, d.registry);
+  restores.push(own.restore, setChainEnv({ TX_RECEIPT_TIMEOUT_SECONDS: "1" }));
 });
 
 afterAll(async () => {
   await anvil?.stop();
-  process.env = saved;
-  resetEnvCache();
-  resetChainConfigCache();
+  for (const restore of restores.reverse()) restore();
 });
 
 async function rpc(method: string, params: unknown[] = []) {
@@ -92,7 +66,10 @@ describe("the chain fails between sending and the receipt", () => {
 
     // The node dies with the transaction still unmined (its mempool is not persisted).
     await anvil.stop();
-    const down = await reconcile(db);
+    // Reconcile is scoped to this settlement: the shared test database also holds other
+    // files' settlements, which belong to the shared anvil, not to this one.
+    const only = { settlementId: submitted?.id };
+    const down = await reconcile(db, only);
     expect(down.settlements.stillPending).toBe(1);
     expect(down.settlements.confirmed).toBe(0);
     // While it is down, settling again is refused cleanly and changes nothing.
@@ -105,7 +82,7 @@ describe("the chain fails between sending and the receipt", () => {
     resetChainConfigCache();
     expect(await usdcBalance(wallet)).toBe(0n);
 
-    const report = await reconcile(db);
+    const report = await reconcile(db, only);
     expect(report.settlements.confirmed).toBe(1);
     const [done] = await settlementRows(milestoneId);
     expect(done?.status).toBe("confirmed");
@@ -121,7 +98,7 @@ describe("the chain fails between sending and the receipt", () => {
     expect(after?.status).toBe("paid");
 
     // Reconciling again, or settling again, pays nothing more.
-    const idle = await reconcile(db);
+    const idle = await reconcile(db, only);
     expect(idle.settlements.confirmed).toBe(0);
     const again = await settleMilestone(db, brand.user, { milestoneId, via: "direct" }).catch(
       (e) => e,

@@ -8,13 +8,12 @@ import * as relayStatusRoute from "@/app/api/relay/status/route";
 import * as settleRoute from "@/app/api/settle/route";
 import { mockUsdcAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
-import { type AnvilInstance, startAnvil } from "@/lib/chain/anvil";
+import type { AnvilInstance } from "@/lib/chain/anvil";
 import { makePublicClient, makeWalletClient } from "@/lib/chain/clients";
-import { chainConfig, publicClient, resetChainConfigCache } from "@/lib/chain/config";
-import { deployLocalContracts, mintUsdc } from "@/lib/chain/deploy";
+import { chainConfig, publicClient } from "@/lib/chain/config";
 import { devAccountKey } from "@/lib/chain/dev-accounts";
-import { resetEnvCache } from "@/lib/env";
 import { settleMilestone } from "@/lib/settle/settle";
+import { setChainEnv, startOwnChain } from "../helpers/chain-env";
 import { call } from "../helpers/http";
 import { answering, approve, goodDeliverable, submittedMilestone } from "../verify/fixtures";
 import { parties, transfersTo, usdcBalance } from "./fixtures";
@@ -23,13 +22,6 @@ import { parties, transfersTo, usdcBalance } from "./fixtures";
 // relayer submits it and pays the gas. Locally the relayer is a sponsor account on
 // anvil; in production a Gelato-style API, tested here against a local fake server
 // that really submits the call to a chain.
-
-const saved = { ...process.env };
-afterAll(() => {
-  process.env = saved;
-  resetEnvCache();
-  resetChainConfigCache();
-});
 
 describe("relay via the local sponsor account", () => {
   it("pays the creator from the treasury while the sponsor pays the gas", async () => {
@@ -96,23 +88,11 @@ describe("relay via a Gelato-style API (local fake relayer on a Base Sepolia for
   const apiKey = "test-sponsor-key";
   const calls: Array<{ chainId: string; target: string; sponsorApiKey: string }> = [];
 
-  beforeAll(async () => {
-    anvil = await startAnvil({ port: 0, chainId: baseSepolia.id });
-    const treasuryKey = process.env.TREASURY_PRIVATE_KEY as Hex;
-    const treasury = privateKeyToAccount(treasuryKey).address;
-    const d = await deployLocalContracts({
-      rpcUrl: anvil.rpcUrl,
-      deployerKey: treasuryKey,
-      attestor: treasury,
-    });
-    await mintUsdc({
-      rpcUrl: anvil.rpcUrl,
-      ownerKey: treasuryKey,
-      usdc: d.usdc,
-      to: treasury,
-      amount: 10n ** 12n,
-    });
+  let restore: () => void = () => {};
 
+  beforeAll(async () => {
+    const own = await startOwnChain({ chainId: baseSepolia.id });
+    anvil = own.anvil;
     // The fake relayer: submits the sponsored call with its own key, reports task status
     // from the chain, the way the real API does.
     const chainCfg = { chain: baseSepolia, rpcUrl: anvil.rpcUrl };
@@ -152,22 +132,22 @@ describe("relay via a Gelato-style API (local fake relayer on a Base Sepolia for
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const { port } = server.address() as AddressInfo;
 
-    Object.assign(process.env, {
+    const relayEnv = setChainEnv({
       CHAIN: "base-sepolia",
-      RPC_URL: anvil.rpcUrl,
-      USDC_ADDRESS: d.usdc,
-      REPUTATION_REGISTRY_ADDRESS: d.registry,
       RELAY_PROVIDER: "gelato",
       RELAY_API_URL: `http://127.0.0.1:${port}`,
       RELAY_API_KEY: apiKey,
     });
-    resetEnvCache();
-    resetChainConfigCache();
+    restore = () => {
+      relayEnv();
+      own.restore();
+    };
   });
 
   afterAll(async () => {
     await new Promise((r) => server?.close(r));
     await anvil?.stop();
+    restore();
   });
 
   it("is reported configured for Base Sepolia without exposing the key", async () => {
@@ -202,16 +182,18 @@ describe("relay via a Gelato-style API (local fake relayer on a Base Sepolia for
   });
 
   it("answers 503 not_configured for relay when the relayer is not set up", async () => {
-    process.env.RELAY_API_KEY = "";
-    resetEnvCache();
-    resetChainConfigCache();
-    const { brand, creator } = await parties();
-    const { milestoneId } = await submittedMilestone(brand, creator, goodDeliverable);
-    const res = await call(settleRoute.POST, {
-      token: brand.token,
-      body: { milestoneId, via: "relay" },
-    });
-    expect(res.status).toBe(503);
-    expect(res.body.error.code).toBe("not_configured");
+    const restoreKey = setChainEnv({ RELAY_API_KEY: undefined });
+    try {
+      const { brand, creator } = await parties();
+      const { milestoneId } = await submittedMilestone(brand, creator, goodDeliverable);
+      const res = await call(settleRoute.POST, {
+        token: brand.token,
+        body: { milestoneId, via: "relay" },
+      });
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe("not_configured");
+    } finally {
+      restoreKey();
+    }
   });
 });
