@@ -26,7 +26,12 @@ const dealBody = {
     {
       title: "Teaser",
       amount: 40.5,
-      requirements: { hashtags: ["spring"], mentions: ["acme"], links: [], criteria: ["Shows the product"] },
+      requirements: {
+        hashtags: ["spring"],
+        mentions: ["acme"],
+        links: [],
+        criteria: ["Shows the product"],
+      },
     },
     { title: "Main post", amount: 59.5 },
   ],
@@ -37,7 +42,10 @@ async function freshDeal(opts: { taken: boolean }) {
   expect(created.status).toBe(201);
   const deal = created.body.deal;
   if (opts.taken) {
-    const accepted = await call(acceptRoute.POST, { params: { id: deal.id }, token: people.creator.token });
+    const accepted = await call(acceptRoute.POST, {
+      params: { id: deal.id },
+      token: people.creator.token,
+    });
     expect(accepted.status).toBe(200);
   }
   return { dealId: deal.id as string, milestoneId: deal.milestones[0].id as string };
@@ -105,7 +113,8 @@ const endpoints: Endpoint[] = [
   {
     name: "GET /api/milestones/:id",
     taken: true,
-    run: ({ milestoneId }, token) => call(milestoneRoute.GET, { params: { id: milestoneId }, token }),
+    run: ({ milestoneId }, token) =>
+      call(milestoneRoute.GET, { params: { id: milestoneId }, token }),
     expect: {
       anonymous: [401, "unauthenticated"],
       otherBrand: [404, "not_found"],
@@ -152,7 +161,13 @@ const endpoints: Endpoint[] = [
     name: "GET /api/deals",
     taken: true,
     run: (_ids, token) => call(dealsRoute.GET, { path: "/api/deals", token }),
-    expect: { anonymous: [401, "unauthenticated"], otherBrand: [200], otherCreator: [200], brand: [200], creator: [200] },
+    expect: {
+      anonymous: [401, "unauthenticated"],
+      otherBrand: [200],
+      otherCreator: [200],
+      brand: [200],
+      creator: [200],
+    },
   },
   {
     name: "GET /api/deals?open=1",
@@ -208,7 +223,8 @@ describe("deal and milestone access, by caller", () => {
       it(`${endpoint.name} as ${actor} → ${status}${code ? ` ${code}` : ""}`, async () => {
         if (endpoint.name.startsWith("POST /api/demo")) {
           // ensure-deals is per brand: give each cell a brand that has never seeded.
-          if (actor === "brand" || actor === "otherBrand") people[actor] = await makeUser("organization");
+          if (actor === "brand" || actor === "otherBrand")
+            people[actor] = await makeUser("organization");
         }
         const ids = await freshDeal({ taken: endpoint.taken });
         const res = await endpoint.run(ids, tokenOf(actor));
@@ -226,7 +242,9 @@ describe("what each party sees", () => {
   it("lists a deal only for its parties and never leaks it to others", async () => {
     const { dealId } = await freshDeal({ taken: true });
     const ids = async (t: TestUser) =>
-      (await call(dealsRoute.GET, { path: "/api/deals", token: t.token })).body.deals.map((d: { id: string }) => d.id);
+      (await call(dealsRoute.GET, { path: "/api/deals", token: t.token })).body.deals.map(
+        (d: { id: string }) => d.id,
+      );
     expect(await ids(people.brand)).toContain(dealId);
     expect(await ids(people.creator)).toContain(dealId);
     expect(await ids(people.otherBrand)).not.toContain(dealId);
@@ -237,7 +255,9 @@ describe("what each party sees", () => {
     const { dealId } = await freshDeal({ taken: true });
     const outsider = await makeUser("organization");
     await setRole(outsider, "creator");
-    expect((await call(dealRoute.GET, { params: { id: dealId }, token: outsider.token })).status).toBe(404);
+    expect(
+      (await call(dealRoute.GET, { params: { id: dealId }, token: outsider.token })).status,
+    ).toBe(404);
     // The deal's own brand keeps access in the creator role, but still cannot take its deal.
     const { dealId: openId } = await freshDeal({ taken: false });
     const brand = people.brand;
@@ -246,7 +266,9 @@ describe("what each party sees", () => {
       const res = await call(acceptRoute.POST, { params: { id: openId }, token: brand.token });
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe("forbidden");
-      expect((await call(dealRoute.GET, { params: { id: dealId }, token: brand.token })).status).toBe(200);
+      expect(
+        (await call(dealRoute.GET, { params: { id: dealId }, token: brand.token })).status,
+      ).toBe(200);
     } finally {
       await setRole(brand, "organization");
     }
@@ -260,8 +282,12 @@ describe("what each party sees", () => {
     });
     expect(res.status).toBe(201);
     const id = res.body.deal.id;
-    expect((await call(dealRoute.GET, { params: { id }, token: people.otherCreator.token })).status).toBe(404);
-    expect((await call(acceptRoute.POST, { params: { id }, token: people.otherCreator.token })).status).toBe(404);
+    expect(
+      (await call(dealRoute.GET, { params: { id }, token: people.otherCreator.token })).status,
+    ).toBe(404);
+    expect(
+      (await call(acceptRoute.POST, { params: { id }, token: people.otherCreator.token })).status,
+    ).toBe(404);
     const accepted = await call(acceptRoute.POST, { params: { id }, token: invitee.token });
     expect(accepted.status).toBe(200);
     expect(accepted.body.deal.creatorId).toBe(invitee.user.id);
@@ -276,7 +302,11 @@ describe("malformed input", () => {
       [milestoneRoute.GET, {}],
       [deliverableRoute.POST, { body: { url: "https://x.test" } }],
     ] as const) {
-      const res = await call(handler, { params: { id: "not-a-uuid" }, token: people.brand.token, ...extra });
+      const res = await call(handler, {
+        params: { id: "not-a-uuid" },
+        token: people.brand.token,
+        ...extra,
+      });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe("invalid_request");
     }
@@ -287,7 +317,13 @@ describe("malformed input", () => {
       token: people.brand.token,
       body: {
         title: "x",
-        milestones: [{ title: "", amount: 0.0000001, requirements: { hashtags: ["no spaces"], links: ["ftp://x"] } }],
+        milestones: [
+          {
+            title: "",
+            amount: 0.0000001,
+            requirements: { hashtags: ["no spaces"], links: ["ftp://x"] },
+          },
+        ],
         creatorEmail: "nope",
       },
     });
@@ -306,7 +342,10 @@ describe("malformed input", () => {
   });
 
   it("refuses an empty milestone list and a deliverable that is not a URL", async () => {
-    const empty = await call(dealsRoute.POST, { token: people.brand.token, body: { title: "Valid title", milestones: [] } });
+    const empty = await call(dealsRoute.POST, {
+      token: people.brand.token,
+      body: { title: "Valid title", milestones: [] },
+    });
     expect(empty.status).toBe(400);
     const { milestoneId } = await freshDeal({ taken: true });
     const bad = await call(deliverableRoute.POST, {

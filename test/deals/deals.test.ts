@@ -38,7 +38,9 @@ describe("creating and reading deals", () => {
     expect(deal.status).toBe("open");
     expect(deal.minScore).toBe(0.5);
     expect(deal.paid).toBe("0.000000");
-    expect(deal.milestones.map((m: { amount: number }) => m.amount)).toEqual([0.1, 0.2, 1234.567891]);
+    expect(deal.milestones.map((m: { amount: number }) => m.amount)).toEqual([
+      0.1, 0.2, 1234.567891,
+    ]);
     expect(deal.milestones[0].requirements).toEqual({
       hashtags: ["#Launch"],
       mentions: ["@brand"],
@@ -81,9 +83,9 @@ describe("accepting deals", () => {
     });
     const id = created.body.deal.id;
     const open = async () =>
-      (await call(dealsRoute.GET, { path: "/api/deals?open=1", token: creator.token })).body.deals.map(
-        (d: { id: string }) => d.id,
-      );
+      (
+        await call(dealsRoute.GET, { path: "/api/deals?open=1", token: creator.token })
+      ).body.deals.map((d: { id: string }) => d.id);
     expect(await open()).toContain(id);
     await call(acceptRoute.POST, { params: { id }, token: creator.token });
     expect(await open()).not.toContain(id);
@@ -118,7 +120,10 @@ describe("deliverables", () => {
       note: "first cut",
       revision: 1,
     });
-    const seen = await call(milestoneRoute.GET, { params: { id: milestoneId }, token: brand.token });
+    const seen = await call(milestoneRoute.GET, {
+      params: { id: milestoneId },
+      token: brand.token,
+    });
     expect(seen.status).toBe(200);
     expect(seen.body.milestone.deliverable.revision).toBe(1);
     expect(seen.body.milestone.history.deliverables).toHaveLength(1);
@@ -129,7 +134,11 @@ describe("deliverables", () => {
   it("refuses a second submission while one awaits review, and allows one after a rejection", async () => {
     const milestoneId = await activeDeal();
     const submit = () =>
-      call(deliverableRoute.POST, { params: { id: milestoneId }, token: creator.token, body: { url: "https://x.com/a/1" } });
+      call(deliverableRoute.POST, {
+        params: { id: milestoneId },
+        token: creator.token,
+        body: { url: "https://x.com/a/1" },
+      });
     expect((await submit()).status).toBe(201);
     const again = await submit();
     expect(again.status).toBe(409);
@@ -140,7 +149,9 @@ describe("deliverables", () => {
     const resubmitted = await submit();
     expect(resubmitted.status).toBe(201);
     expect(resubmitted.body.milestone.deliverable.revision).toBe(2);
-    expect(resubmitted.body.milestone.history.deliverables.map((d: { revision: number }) => d.revision)).toEqual([1, 2]);
+    expect(
+      resubmitted.body.milestone.history.deliverables.map((d: { revision: number }) => d.revision),
+    ).toEqual([1, 2]);
   });
 
   it("gives concurrent submissions distinct revisions and accepts only one", async () => {
@@ -157,7 +168,10 @@ describe("deliverables", () => {
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(4);
     const db = await getDb();
-    const rows = await db.select().from(deliverables).where(eq(deliverables.milestoneId, milestoneId));
+    const rows = await db
+      .select()
+      .from(deliverables)
+      .where(eq(deliverables.milestoneId, milestoneId));
     expect(rows).toHaveLength(1);
   });
 });
@@ -176,7 +190,9 @@ describe("starter deals", () => {
     expect(list.body.deals).toHaveLength(3);
     const byTitle = Object.fromEntries(list.body.deals.map((d: any) => [d.title, d]));
     expect(byTitle["Instagram Reel — Product Launch"].budget).toBe(200);
-    expect(byTitle["Instagram Reel — Product Launch"].milestones.map((m: any) => m.amount)).toEqual([80, 120]);
+    expect(byTitle["Instagram Reel — Product Launch"].milestones.map((m: any) => m.amount)).toEqual(
+      [80, 120],
+    );
     expect(byTitle["TikTok Clip — Brand Shoutout"].budget).toBe(100);
     expect(byTitle["X Thread — Feature Highlight"].budget).toBe(100);
     for (const d of list.body.deals) {

@@ -27,7 +27,10 @@ describe("POST /api/demo/unlock", () => {
 
   it("sets a signed httpOnly cookie for the right passphrase", async () => {
     withPassphrase("open sesame");
-    const res = await call(unlockRoute.POST, { body: { passphrase: "open sesame" }, headers: from() });
+    const res = await call(unlockRoute.POST, {
+      body: { passphrase: "open sesame" },
+      headers: from(),
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ unlocked: true });
     const cookie = res.headers.get("set-cookie") ?? "";
@@ -41,7 +44,10 @@ describe("POST /api/demo/unlock", () => {
 
   it("refuses a wrong passphrase with 401 and validates the body", async () => {
     withPassphrase("open sesame");
-    const wrong = await call(unlockRoute.POST, { body: { passphrase: "open sesamE" }, headers: from() });
+    const wrong = await call(unlockRoute.POST, {
+      body: { passphrase: "open sesamE" },
+      headers: from(),
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body.error.code).toBe("invalid_passphrase");
     expect(wrong.headers.get("set-cookie")).toBeNull();
@@ -62,7 +68,10 @@ describe("POST /api/demo/unlock", () => {
     expect(limited.body.error.code).toBe("rate_limited");
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     // Another client is not affected.
-    const other = await call(unlockRoute.POST, { body: { passphrase: "open sesame" }, headers: from() });
+    const other = await call(unlockRoute.POST, {
+      body: { passphrase: "open sesame" },
+      headers: from(),
+    });
     expect(other.status).toBe(200);
   });
 

@@ -9,7 +9,9 @@ import { call } from "../helpers/http";
 describe("API reference", () => {
   it("lists only real routes and methods", async () => {
     for (const e of endpoints) {
-      const dir = e.path.replace(/^\//, "").replace(/\{(\w+)\}/g, (_m, name) => `[${name === "wallet" ? "wallet" : "id"}]`);
+      const dir = e.path
+        .replace(/^\//, "")
+        .replace(/\{(\w+)\}/g, (_m, name) => `[${name === "wallet" ? "wallet" : "id"}]`);
       const file = path.resolve("app", dir, "route.ts");
       expect(existsSync(file), `${e.method} ${e.path} → ${file}`).toBe(true);
       const mod = await import(file);
@@ -22,7 +24,10 @@ describe("API reference", () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe("3.1.0");
     const settle = res.body.paths["/api/settle"].post;
-    expect(settle.requestBody.content["application/json"].schema.properties.via.enum).toEqual(["direct", "relay"]);
+    expect(settle.requestBody.content["application/json"].schema.properties.via.enum).toEqual([
+      "direct",
+      "relay",
+    ]);
     expect(Object.keys(res.body.paths)).toContain("/api/deals/{id}/accept");
   });
 });
