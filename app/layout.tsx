@@ -2,6 +2,7 @@ import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import { SessionProvider } from "@/components/session-provider";
 import { SiteHeader } from "@/components/site-header";
+import { WalletRoot } from "@/components/wallet/wallet-root";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -17,8 +18,10 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang="en">
       <body>
         <SessionProvider>
-          <SiteHeader />
-          <main className="container">{children}</main>
+          <WalletRoot>
+            <SiteHeader />
+            <main className="container">{children}</main>
+          </WalletRoot>
         </SessionProvider>
       </body>
     </html>

@@ -68,6 +68,7 @@ export function AccountMenu() {
   return (
     <div className="row" data-testid="account-menu">
       <Link href={dashboardPath(user.profileType)}>Dashboard</Link>
+      <Link href="/wallet">Wallet</Link>
       <span className="small" data-testid="account-email">
         {user.email}
       </span>

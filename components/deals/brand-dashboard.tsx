@@ -1,0 +1,171 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { apiFetch, errorMessage, type User } from "@/lib/client/api";
+import {
+  type DealJson,
+  dealTone,
+  formatDate,
+  formatUsdc,
+  paidCount,
+  platformLabel,
+  progressText,
+} from "./format";
+import { ListSkeleton } from "./list-skeleton";
+import { Badge, Fact, Facts, ProgressBar } from "./parts";
+import { SessionGate } from "./session-gate";
+import { useApi } from "./use-api";
+
+// The brand's dashboard: their deals with status, budget, paid so far, creator and
+// milestone progress; an empty state offers a blank deal or the three starter deals.
+
+export function BrandDashboard() {
+  return (
+    <SessionGate requires="organization" what="the brand dashboard">
+      {(user) => <BrandDeals user={user} />}
+    </SessionGate>
+  );
+}
+
+function BrandDeals({ user }: { user: User }) {
+  const { data, error, loading, reload } = useApi<{ deals: DealJson[] }>("/api/deals");
+  const [seeding, setSeeding] = useState(false);
+  const [seedError, setSeedError] = useState<string | null>(null);
+  const deals = data?.deals.filter((d) => d.brandId === user.id) ?? [];
+
+  async function addStarterDeals() {
+    setSeeding(true);
+    setSeedError(null);
+    try {
+      await apiFetch("/api/demo/ensure-deals", { method: "POST" });
+      await reload();
+    } catch (err) {
+      setSeedError(errorMessage(err));
+    } finally {
+      setSeeding(false);
+    }
+  }
+
+  const budget = deals.reduce((sum, d) => sum + d.budget, 0);
+  const paid = deals.reduce((sum, d) => sum + Number(d.paid), 0);
+
+  return (
+    <div className="stack">
+      <div className="spread">
+        <div>
+          <h1>Your deals</h1>
+          <p className="muted small">
+            {deals.length > 0
+              ? `${deals.length} ${deals.length === 1 ? "deal" : "deals"} · ${formatUsdc(budget)} budgeted · ${formatUsdc(paid)} paid`
+              : "Post a deal, let a creator take it, and pay each milestone once the AI has checked it."}
+          </p>
+        </div>
+        {deals.length > 0 && (
+          <Link className="btn" href="/brand/deals/new">
+            Create a deal
+          </Link>
+        )}
+      </div>
+
+      {seedError && (
+        <div className="alert error" role="alert">
+          {seedError}
+        </div>
+      )}
+
+      {loading || seeding ? (
+        <ListSkeleton label={seeding ? "Adding the starter deals…" : "Loading your deals"} />
+      ) : error ? (
+        <div className="alert error stack" role="alert">
+          <span>Your deals could not be loaded: {error.message}</span>
+          <div>
+            <button type="button" className="btn small secondary" onClick={() => void reload()}>
+              Try again
+            </button>
+          </div>
+        </div>
+      ) : deals.length === 0 ? (
+        <div className="empty stack" data-testid="brand-empty">
+          <h2>No deals yet</h2>
+          <p>
+            Create your own deal with milestones and requirements, or start from three ready-made
+            examples (Instagram, TikTok and X) that creators can take straight away.
+          </p>
+          <div className="row center">
+            <Link className="btn" href="/brand/deals/new">
+              Create a deal
+            </Link>
+            <button type="button" className="btn secondary" onClick={addStarterDeals}>
+              Add the three starter deals
+            </button>
+          </div>
+        </div>
+      ) : (
+        <ul className="deal-list" data-testid="brand-deals">
+          {deals.map((deal) => (
+            <li key={deal.id}>
+              <BrandDealCard deal={deal} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function BrandDealCard({ deal }: { deal: DealJson }) {
+  const toReview = deal.milestones.filter((m) => m.status === "submitted").length;
+  const creator = deal.creator
+    ? deal.creator.email
+    : deal.inviteEmail
+      ? `Invited ${deal.inviteEmail} — waiting for them to accept`
+      : "Open — waiting for a creator";
+  return (
+    <article className="card stack tight" data-testid="deal-card">
+      <div className="spread top">
+        <div>
+          <h3>
+            <Link href={`/deals/${deal.id}`}>{deal.title}</Link>
+          </h3>
+          <p className="muted small">
+            {platformLabel(deal.platform)} · created {formatDate(deal.createdAt)}
+          </p>
+        </div>
+        <Badge tone={dealTone(deal.status)} testId="deal-status">
+          {deal.status}
+        </Badge>
+      </div>
+      <Facts>
+        <Fact label="Budget">{formatUsdc(deal.budget)}</Fact>
+        <Fact label="Paid so far">{formatUsdc(deal.paid)}</Fact>
+        <Fact label="Creator" wide>
+          <span className={deal.creator ? "break" : "muted"} data-testid="deal-creator">
+            {creator}
+          </span>
+        </Fact>
+        <Fact label="Milestones">
+          <span className="stack tight">
+            <span data-testid="deal-progress">{progressText(deal)}</span>
+            <ProgressBar
+              done={paidCount(deal)}
+              total={deal.milestones.length}
+              label={`${deal.title}: ${progressText(deal)}`}
+            />
+          </span>
+        </Fact>
+      </Facts>
+      {toReview > 0 && (
+        <div className="alert spread">
+          <span>
+            {toReview === 1 ? "A deliverable is" : `${toReview} deliverables are`} waiting for your
+            review.
+          </span>
+          <Link className="btn small" href={`/deals/${deal.id}`}>
+            Review
+          </Link>
+        </div>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,97 @@
+"use client";
+
+import Link from "next/link";
+import { ReputationBadge, useChainInfo } from "@/components/wallet";
+import { addressUrl, shortAddress } from "@/lib/client/chain-info";
+import {
+  type DealJson,
+  dealTone,
+  formatScore,
+  formatUsdc,
+  paidCount,
+  platformLabel,
+  progressText,
+} from "./format";
+import type { Viewer } from "./milestone-card";
+import { Badge, Fact, Facts, ProgressBar } from "./parts";
+
+// The top of the deal page: what the deal is, its money and who is on it.
+export function DealHeader({ deal, viewer }: { deal: DealJson; viewer: Viewer }) {
+  const creator = deal.creator ? (
+    <span className="stack tight">
+      <span className="break">{deal.creator.email}</span>
+      {viewer !== "prospect" && (
+        <CreatorWallet wallet={deal.creator.walletAddress} forBrand={viewer === "brand"} />
+      )}
+    </span>
+  ) : deal.inviteEmail ? (
+    <span className="muted break">Invited {deal.inviteEmail} — not accepted yet</span>
+  ) : (
+    <span className="muted">Open — waiting for a creator</span>
+  );
+
+  return (
+    <section className="card stack" data-testid="deal-header">
+      <div className="spread top">
+        <div className="stack tight">
+          <h1>{deal.title}</h1>
+          <div className="row tight">
+            <Badge tone={dealTone(deal.status)} testId="deal-status">
+              {deal.status}
+            </Badge>
+            <Badge tone="neutral">{platformLabel(deal.platform)}</Badge>
+            {viewer === "brand" && <span className="badge neutral plain">Your deal</span>}
+          </div>
+        </div>
+      </div>
+      {deal.description && <p className="muted pre-line">{deal.description}</p>}
+      <Facts>
+        <Fact label="Budget">{formatUsdc(deal.budget)}</Fact>
+        <Fact label="Paid so far">
+          <span className="stack tight">
+            <span data-testid="deal-paid">{formatUsdc(deal.paid)}</span>
+            <ProgressBar
+              done={paidCount(deal)}
+              total={deal.milestones.length}
+              label={progressText(deal)}
+            />
+            <span className="muted small">{progressText(deal)}</span>
+          </span>
+        </Fact>
+        <Fact label="Minimum score">
+          <span title="Payouts need an approved verdict with at least this score">
+            {formatScore(deal.minScore)}
+          </span>
+        </Fact>
+        <Fact label="Brand" wide>
+          <span className="break">{deal.brand?.email ?? "—"}</span>
+        </Fact>
+        <Fact label="Creator" wide>
+          {creator}
+        </Fact>
+      </Facts>
+    </section>
+  );
+}
+
+/**
+ * Where the creator is paid (linked to the explorer) and their on-chain track record; for
+ * the brand, whether they can be paid yet.
+ */
+function CreatorWallet({ wallet, forBrand }: { wallet: string | null; forBrand: boolean }) {
+  const info = useChainInfo();
+  if (!wallet)
+    return !forBrand ? null : (
+      <span className="small warn-text">
+        No wallet linked yet — they must link one before you can pay them.
+      </span>
+    );
+  return (
+    <span className="row tight small">
+      <Link className="mono" href={addressUrl(info, wallet)} title={wallet}>
+        {shortAddress(wallet)}
+      </Link>
+      <ReputationBadge wallet={wallet} />
+    </span>
+  );
+}

@@ -1,0 +1,135 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useEffect } from "react";
+import type { User } from "@/lib/client/api";
+import { AcceptPanel } from "./accept-panel";
+import { DealHeader } from "./deal-header";
+import { type DealJson, formatUsdc } from "./format";
+import { MilestoneCard, type Viewer } from "./milestone-card";
+import { PageSkeleton, SessionGate } from "./session-gate";
+import type { RelayStatus } from "./settle-panel";
+import { useApi, usePolling } from "./use-api";
+
+// The deal page for both parties. The brand verifies and settles each milestone; the
+// creator submits deliverables and sees verdicts and payouts; any other creator sees an
+// open deal with "Accept". While something is in flight the page polls the deal.
+
+export function DealPage({ id }: { id: string }) {
+  return <SessionGate what="this deal">{(user) => <DealView id={id} user={user} />}</SessionGate>;
+}
+
+function DealView({ id, user }: { id: string; user: User }) {
+  const { data, error, loading, reload } = useApi<{ deal: DealJson }>(
+    `/api/deals/${encodeURIComponent(id)}`,
+  );
+  const deal = data?.deal ?? null;
+  const viewer: Viewer | null = !deal
+    ? null
+    : deal.brandId === user.id
+      ? "brand"
+      : deal.creatorId === user.id
+        ? "creator"
+        : "prospect";
+  const relay = useApi<RelayStatus>(viewer === "brand" ? "/api/relay/status" : null);
+
+  // In flight: a payout under way (both sides), or a submission awaiting the brand (creator).
+  const inFlight =
+    !!deal &&
+    deal.milestones.some(
+      (m) => m.status === "approved" || (viewer === "creator" && m.status === "submitted"),
+    );
+  usePolling(inFlight, reload, 3000);
+
+  // A payout also changes the creator's on-chain reputation: read it again.
+  const queryClient = useQueryClient();
+  const paid = deal?.paid;
+  useEffect(() => {
+    if (paid !== undefined) void queryClient.invalidateQueries({ queryKey: ["reputation"] });
+  }, [paid, queryClient]);
+
+  if (loading && !deal) return <PageSkeleton cards={2} />;
+  if (!deal) {
+    const missing = error?.status === 404 || error?.status === 400;
+    return (
+      <section className="card stack narrow" data-testid="deal-missing">
+        <h1>{missing ? "Deal not found" : "This deal could not be loaded"}</h1>
+        <p className="muted">
+          {missing
+            ? "It may have been taken by another creator, or you are not part of it."
+            : (error?.message ?? "Something went wrong.")}
+        </p>
+        <div className="row">
+          {!missing && (
+            <button type="button" className="btn" onClick={() => void reload()}>
+              Try again
+            </button>
+          )}
+          <BackLink user={user} />
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <div className="stack" data-testid="deal-page" data-viewer={viewer}>
+      <BackLink user={user} ghost />
+      <DealHeader deal={deal} viewer={viewer ?? "prospect"} />
+      {viewer === "prospect" && <AcceptPanel deal={deal} onAccepted={reload} />}
+      {viewer === "creator" && <CreatorBanner deal={deal} />}
+      {error && (
+        <div className="alert error" role="alert">
+          Could not refresh the deal: {error.message}
+        </div>
+      )}
+      <h2>Milestones</h2>
+      {deal.milestones.map((m, index) => (
+        <MilestoneCard
+          key={m.id}
+          index={index}
+          deal={deal}
+          milestone={m}
+          viewer={viewer ?? "prospect"}
+          relay={relay.data}
+          onChanged={reload}
+        />
+      ))}
+    </div>
+  );
+}
+
+function BackLink({ user, ghost }: { user: User; ghost?: boolean }) {
+  const brand = user.profileType === "organization";
+  return (
+    <Link className={ghost ? "back-link" : "btn secondary"} href={brand ? "/brand" : "/creator"}>
+      {ghost ? "← " : ""}
+      {brand ? "Your deals" : "Your dashboard"}
+    </Link>
+  );
+}
+
+/** The creator's standing on this deal: a wallet to be paid into, and what was paid. */
+function CreatorBanner({ deal }: { deal: DealJson }) {
+  const paid = Number(deal.paid);
+  if (!deal.creator?.walletAddress)
+    return (
+      <div className="alert warn spread" role="status" data-testid="wallet-missing">
+        <span>
+          <strong>Link a wallet to get paid.</strong> Payouts go to a wallet you have proven is
+          yours; the brand cannot pay you until you link one.
+        </span>
+        <Link className="btn small" href="/wallet">
+          Link a wallet
+        </Link>
+      </div>
+    );
+  // With one milestone, its own "You were paid" says it all.
+  if (paid > 0 && deal.milestones.length > 1)
+    return (
+      <div className="alert ok" role="status">
+        You have been paid <strong>{formatUsdc(deal.paid)}</strong> on this deal so far.
+      </div>
+    );
+  return null;
+}

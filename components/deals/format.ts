@@ -1,0 +1,104 @@
+// Display helpers for deals, shared by the dashboards and the deal page. Browser-safe:
+// the API types are type-only imports.
+import type { DealJson, MilestoneJson } from "@/lib/deals/serialize";
+
+export type {
+  DealJson,
+  DeliverableJson,
+  MilestoneJson,
+  SettlementJson,
+  VerdictJson,
+} from "@/lib/deals/serialize";
+
+export type BadgeTone = "ok" | "warn" | "bad" | "neutral" | "info";
+
+/** USDC for people: "1,200.00 USDC", "12.345 USDC". Accepts the API's numbers and decimal strings. */
+export function formatUsdc(value: number | string, unit = true): string {
+  const n = typeof value === "string" ? Number(value) : value;
+  const text = Number.isFinite(n)
+    ? n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 6 })
+    : String(value);
+  return unit ? `${text} USDC` : text;
+}
+
+/** A score in [0,1] as a percentage: 0.9 → "90%", 0.8765 → "87.65%". */
+export const formatScore = (score: number) =>
+  `${Number((score * 100).toFixed(2)).toLocaleString("en-US")}%`;
+
+export function formatDate(iso: string | null, withTime = false): string {
+  if (!iso) return "";
+  const date = new Date(iso);
+  return withTime
+    ? date.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" })
+    : date.toLocaleDateString("en-US", { dateStyle: "medium" });
+}
+
+const platformNames: Record<string, string> = {
+  instagram: "Instagram",
+  tiktok: "TikTok",
+  x: "X",
+  youtube: "YouTube",
+  other: "Other",
+};
+export const platformLabel = (platform: string) => platformNames[platform] ?? platform;
+
+const dealTones: Record<string, BadgeTone> = {
+  open: "warn",
+  active: "info",
+  completed: "ok",
+  cancelled: "bad",
+};
+export const dealTone = (status: string): BadgeTone => dealTones[status] ?? "neutral";
+
+const milestoneTones: Record<string, BadgeTone> = {
+  pending: "neutral",
+  submitted: "info",
+  approved: "warn",
+  paid: "ok",
+  rejected: "bad",
+};
+export const milestoneTone = (status: string): BadgeTone => milestoneTones[status] ?? "neutral";
+
+const milestoneLabels: Record<string, string> = {
+  pending: "Awaiting deliverable",
+  submitted: "Submitted",
+  approved: "Approved · paying",
+  paid: "Paid",
+  rejected: "Rejected",
+};
+export const milestoneLabel = (status: string) => milestoneLabels[status] ?? status;
+
+/** The class list of a status badge. */
+export const badgeClass = (tone: BadgeTone) => (tone === "info" ? "badge" : `badge ${tone}`);
+
+export const paidCount = (deal: DealJson) =>
+  deal.milestones.filter((m) => m.status === "paid").length;
+
+/** "1 of 2 paid". */
+export const progressText = (deal: DealJson) =>
+  `${paidCount(deal)} of ${deal.milestones.length} paid`;
+
+/** The gate of POST /api/settle, compared in basis points exactly as the server does. */
+export function gatePasses(verdict: { approved: boolean; score: number }, minScore: number) {
+  return verdict.approved && Math.round(verdict.score * 10_000) >= Math.round(minScore * 10_000);
+}
+
+/** floor(amount × score) in USDC base units, as the settlement will pay it. */
+export function expectedPayout(amount: number, score: number): string {
+  const units = BigInt(Math.round(amount * 1_000_000));
+  const paid = (units * BigInt(Math.round(score * 10_000))) / 10_000n;
+  return (Number(paid) / 1_000_000).toFixed(6);
+}
+
+export const requirementCount = (m: MilestoneJson) =>
+  m.requirements.hashtags.length +
+  m.requirements.mentions.length +
+  m.requirements.links.length +
+  m.requirements.criteria.length;
+
+/** Whether a milestone still needs something from the creator (first submission or a fix). */
+export const awaitsCreator = (m: MilestoneJson) =>
+  m.status === "pending" || m.status === "rejected";
+
+/** The platforms a deal can target (as lib/deals/schemas, which is server code). */
+export const platforms = ["instagram", "tiktok", "x", "youtube", "other"] as const;

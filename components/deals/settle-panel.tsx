@@ -1,0 +1,307 @@
+"use client";
+
+import { useId, useState } from "react";
+import { ApiError, apiFetch } from "@/lib/client/api";
+import {
+  type DealJson,
+  expectedPayout,
+  formatScore,
+  formatUsdc,
+  gatePasses,
+  type MilestoneJson,
+  type SettlementJson,
+  type VerdictJson,
+} from "./format";
+import { type SettleRun, SettleSteps } from "./settle-steps";
+
+// The brand's controls for one milestone: Verify (see the AI's verdict first) and Settle
+// (verify → gate → pay → confirmed, shown step by step as it happens). The verdict is
+// stored per revision, so settling after verifying does not ask the model again.
+
+export type RelayStatus = {
+  configured: boolean;
+  supported: boolean;
+  provider: string | null;
+  reason?: string;
+};
+
+type SettleResponse =
+  | { outcome: "paid"; verdict: VerdictJson; settlement: SettlementJson }
+  | { outcome: "rejected"; verdict: VerdictJson };
+
+type Props = {
+  deal: DealJson;
+  milestone: MilestoneJson;
+  relay: RelayStatus | null;
+  onSettled(): Promise<void>;
+};
+
+const asApiError = (err: unknown) =>
+  err instanceof ApiError
+    ? err
+    : new ApiError("unknown", err instanceof Error ? err.message : "Something went wrong.", 0);
+
+/** Why a verdict passes or fails the gate, in words. */
+export function gateReason(verdict: VerdictJson, minScore: number): string {
+  if (!verdict.approved)
+    return verdict.missing.length
+      ? `the AI did not approve it — missing ${verdict.missing.join(", ")}`
+      : "the AI did not approve it";
+  return gatePasses(verdict, minScore)
+    ? `approved, and ${formatScore(verdict.score)} ≥ ${formatScore(minScore)}`
+    : `the score ${formatScore(verdict.score)} is below the ${formatScore(minScore)} minimum`;
+}
+
+export function SettlePanel({ deal, milestone: m, relay, onSettled }: Props) {
+  const id = useId();
+  const [minScore, setMinScore] = useState(String(deal.minScore));
+  const [via, setVia] = useState<"direct" | "relay">("direct");
+  const [busy, setBusy] = useState<"verify" | "settle" | null>(null);
+  const [verifyError, setVerifyError] = useState<ApiError | null>(null);
+  const [run, setRun] = useState<SettleRun | null>(null);
+
+  const min = minScore.trim() === "" ? Number.NaN : Number(minScore);
+  const minValid = Number.isFinite(min) && min >= 0 && min <= 1;
+  const verdict = m.verdict;
+  const passes = verdict && minValid ? gatePasses(verdict, min) : null;
+  const relayReason =
+    relay === null
+      ? "Checking whether gasless settlement is available…"
+      : relay.supported
+        ? null
+        : `Not available here: ${relay.reason ?? "no relayer is configured"}.`;
+
+  async function verify() {
+    setBusy("verify");
+    setVerifyError(null);
+    try {
+      await apiFetch<VerdictJson>("/api/verify", { body: { milestoneId: m.id } });
+      await onSettled();
+    } catch (err) {
+      setVerifyError(asApiError(err));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function settle() {
+    if (!minValid) return;
+    const resuming = m.status === "approved";
+    setBusy("settle");
+    let current: SettleRun = { minScore: min, amount: m.amount, verify: "running", pay: "waiting" };
+    const update = (patch: Partial<SettleRun>) => {
+      current = { ...current, ...patch };
+      setRun(current);
+    };
+    update({});
+    try {
+      let verdictNow: VerdictJson;
+      try {
+        verdictNow = await apiFetch<VerdictJson>("/api/verify", { body: { milestoneId: m.id } });
+      } catch (err) {
+        update({ verify: "failed", error: asApiError(err) });
+        return;
+      }
+      // An approved milestone is past its gate: settling only resumes its payment.
+      const passed = resuming || gatePasses(verdictNow, min);
+      update({
+        verify: "done",
+        verdict: verdictNow,
+        gate: {
+          passed,
+          why: resuming ? "already approved — resuming the payment" : gateReason(verdictNow, min),
+        },
+        pay: "running",
+      });
+      try {
+        const res = await apiFetch<SettleResponse>("/api/settle", {
+          body: { milestoneId: m.id, via, minScore: min },
+        });
+        if (res.outcome === "paid")
+          update({ pay: "done", outcome: "paid", settlement: res.settlement });
+        else
+          update({
+            pay: "done",
+            outcome: "rejected",
+            gate: { passed: false, why: gateReason(res.verdict, min) },
+          });
+      } catch (err) {
+        const e = asApiError(err);
+        const settled =
+          e.code === "already_settled"
+            ? (e.details as { settlement?: SettlementJson } | undefined)?.settlement
+            : undefined;
+        if (settled) update({ pay: "done", outcome: "paid", settlement: settled });
+        else update({ pay: "failed", error: e });
+      }
+    } finally {
+      setBusy(null);
+      await onSettled();
+    }
+  }
+
+  const steps = run && <SettleSteps run={run} deal={deal} onRetry={settle} busy={busy !== null} />;
+
+  if (m.status === "pending")
+    return (
+      <>
+        {steps}
+        <p className="muted small">
+          {deal.creatorId
+            ? "Waiting for the creator to submit this milestone. Verify and settle appear here once they do."
+            : "Waiting for a creator to accept this deal."}
+        </p>
+      </>
+    );
+  if (m.status === "paid")
+    return steps ? (
+      <section className="panel stack tight" data-testid="settle-panel">
+        <h3>Settled just now</h3>
+        {steps}
+      </section>
+    ) : null;
+  if (m.status === "approved")
+    return (
+      <section className="panel stack" data-testid="settle-panel">
+        {steps ?? (
+          <div className="spread">
+            <span className="small">
+              The payment is under way. If it seems stuck, retrying is safe — it never pays twice.
+            </span>
+            <button
+              type="button"
+              className="btn small secondary"
+              onClick={settle}
+              disabled={busy !== null}
+            >
+              Retry payment
+            </button>
+          </div>
+        )}
+      </section>
+    );
+  // Rejected: settling again only helps when the AI approved but the score was too low.
+  const canSettle = m.status === "submitted" || (m.status === "rejected" && verdict?.approved);
+
+  return (
+    <section className="panel stack" data-testid="settle-panel" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>
+        {m.status === "rejected" && !verdict?.approved
+          ? "Waiting for a resubmission"
+          : "Review and pay"}
+      </h3>
+      {m.status === "rejected" && (
+        <p className="small">
+          {verdict?.approved
+            ? "Rejected: the score was below your minimum. The creator can resubmit — or lower the minimum score and settle now."
+            : "Rejected. The creator has been asked to resubmit; the new version will appear here."}
+        </p>
+      )}
+      {canSettle && (
+        <>
+          <div className="form-grid">
+            <div className="field">
+              <label>
+                Minimum score (0–1)
+                <input
+                  type="number"
+                  min={0}
+                  max={1}
+                  step={0.05}
+                  value={minScore}
+                  onChange={(e) => setMinScore(e.target.value)}
+                  aria-invalid={!minValid || undefined}
+                  aria-describedby={`${id}-min-hint`}
+                  disabled={busy !== null}
+                />
+              </label>
+              <span id={`${id}-min-hint`} className={minValid ? "muted small hint" : "field-error"}>
+                {minValid
+                  ? "Pays only an approved verdict with at least this score."
+                  : "Enter a number between 0 and 1."}
+              </span>
+            </div>
+            <fieldset className="choice" disabled={busy !== null}>
+              <legend>Pay via</legend>
+              <label className="radio">
+                <input
+                  type="radio"
+                  name={`${id}-via`}
+                  value="direct"
+                  checked={via === "direct"}
+                  onChange={() => setVia("direct")}
+                />
+                <span>
+                  Direct transfer
+                  <span className="muted small block">The treasury sends the USDC.</span>
+                </span>
+              </label>
+              <label className="radio" title={relayReason ?? undefined}>
+                <input
+                  type="radio"
+                  name={`${id}-via`}
+                  value="relay"
+                  checked={via === "relay"}
+                  onChange={() => setVia("relay")}
+                  disabled={!relay?.supported}
+                />
+                <span>
+                  Gasless relay
+                  <span className="muted small block">
+                    {relayReason ?? "A relayer submits the signed transfer and pays the gas."}
+                  </span>
+                </span>
+              </label>
+            </fieldset>
+          </div>
+          {verdict && passes !== null && (
+            <p
+              className={passes ? "alert ok small" : "alert error small"}
+              data-testid="gate-preview"
+            >
+              {passes
+                ? `Passes the gate (${gateReason(verdict, min)}). Settling pays ${formatUsdc(expectedPayout(m.amount, verdict.score))} — ${formatUsdc(m.amount)} × ${formatScore(verdict.score)}.`
+                : `Does not pass the gate: ${gateReason(verdict, min)}. Settling marks it rejected so the creator can resubmit.`}
+            </p>
+          )}
+          {verifyError && <ErrorNote error={verifyError} />}
+          <div className="row">
+            {!verdict && (
+              <button
+                type="button"
+                className="btn secondary"
+                onClick={verify}
+                disabled={busy !== null}
+              >
+                {busy === "verify" ? "Verifying…" : "Verify"}
+              </button>
+            )}
+            <button
+              type="button"
+              className="btn"
+              onClick={settle}
+              disabled={busy !== null || !minValid}
+            >
+              {busy === "settle"
+                ? "Settling…"
+                : passes === false
+                  ? "Reject and ask to resubmit"
+                  : "Settle"}
+            </button>
+          </div>
+        </>
+      )}
+      {steps}
+    </section>
+  );
+}
+
+/** An error from verify or settle, with what the brand can do about it. */
+export function ErrorNote({ error }: { error: ApiError }) {
+  return (
+    <div className="alert error small" role="alert">
+      {error.message}
+      {error.status === 502 && " Nothing was lost — trying again is safe."}
+    </div>
+  );
+}

@@ -1,0 +1,329 @@
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import { mnemonicToAccount } from "viem/accounts";
+
+// The deals journey on the embedded setup (dev identity provider, offline rubric verifier,
+// local anvil): a brand adds the starter deals; a creator links a wallet (wagmi's mock
+// connector for anvil dev account 8), accepts a deal and submits a deliverable; the brand
+// verifies and settles it; the creator sees the payout and the USDC on-chain.
+
+const DEV_MNEMONIC = "test test test test test test test test test test test junk";
+const WALLET = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 8 }).address;
+const SHORT = `${WALLET.slice(0, 6)}…${WALLET.slice(-4)}`;
+const PHONE = { width: 375, height: 812 };
+const shot = (name: string) => `e2e/screenshots/${name}.png`;
+
+async function signIn(
+  browser: Browser,
+  email: string,
+  role: "Brand" | "Creator",
+  testWallet?: string,
+) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // The app offers its mock "test wallet" connector when this is set before it loads.
+  if (testWallet)
+    await page.addInitScript((address) => {
+      window.__MILESTONE_E2E_WALLET__ = address;
+    }, testWallet);
+  await page.goto("/sign-in");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel(role, { exact: true }).check();
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(role === "Brand" ? /\/brand$/ : /\/creator$/);
+  return page;
+}
+
+/** A desktop and a phone-width full-page screenshot; the phone one must not scroll sideways. */
+async function screenshots(page: Page, name: string) {
+  await page.screenshot({ path: shot(name), fullPage: true });
+  const desktop = page.viewportSize();
+  await page.setViewportSize(PHONE);
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+    .toBeLessThanOrEqual(PHONE.width);
+  await page.screenshot({ path: shot(`${name}-375`), fullPage: true });
+  if (desktop) await page.setViewportSize(desktop);
+}
+
+test("brand posts starter deals, creator delivers, brand verifies and settles, creator is paid", async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const stamp = Date.now();
+  const brandEmail = `brand-${stamp}@example.test`;
+  const creatorEmail = `creator-${stamp}@example.test`;
+
+  // The brand starts from an empty dashboard and adds the three starter deals.
+  const brand = await signIn(browser, brandEmail, "Brand");
+  await expect(brand.getByTestId("brand-empty")).toBeVisible();
+  await screenshots(brand, "brand-dashboard-empty");
+  await brand.getByRole("button", { name: "Add the three starter deals" }).click();
+  const cards = brand.getByTestId("deal-card");
+  await expect(cards).toHaveCount(3);
+  for (const title of [
+    "Instagram Reel — Product Launch",
+    "TikTok Clip — Brand Shoutout",
+    "X Thread — Feature Highlight",
+  ])
+    await expect(cards.filter({ hasText: title })).toContainText("Open — waiting for a creator");
+  await expect(cards.filter({ hasText: "Instagram Reel" })).toContainText("0 of 2 paid");
+  await screenshots(brand, "brand-dashboard");
+
+  // The creator sees them under open deals, with the wallet panel first: no wallet yet.
+  const creator = await signIn(browser, creatorEmail, "Creator", WALLET);
+  const open = creator.getByTestId("open-deal").filter({ hasText: brandEmail });
+  await expect(open).toHaveCount(3);
+  const walletPanel = creator.getByTestId("wallet-panel");
+  await expect(walletPanel.getByTestId("wallet-unlinked")).toBeVisible();
+  await screenshots(creator, "creator-dashboard-open-deals");
+
+  // Payouts need a proven wallet: connect the test wallet and link it by signing.
+  await walletPanel.getByRole("button", { name: "Connect test wallet" }).click();
+  await expect(walletPanel.getByTestId("wallet-connected")).toContainText(SHORT);
+  await walletPanel.getByRole("button", { name: "Link this wallet" }).click();
+  await expect(walletPanel.getByTestId("wallet-linked")).toBeVisible();
+  const balanceBefore = usdc(await walletPanel.getByTestId("usdc-balance").textContent());
+
+  // …and takes the TikTok deal.
+  await open
+    .filter({ hasText: "TikTok Clip — Brand Shoutout" })
+    .getByRole("link", { name: "View & accept" })
+    .click();
+  await expect(creator.getByTestId("accept-panel")).toBeVisible();
+  await creator.getByRole("button", { name: "Accept this deal" }).click();
+  await expect(creator.getByTestId("deal-status")).toHaveText("active");
+  const dealId = creator.url().split("/deals/")[1] ?? "";
+  await expect(creator.getByTestId("wallet-missing")).toHaveCount(0);
+  await expect(creator.getByTestId("deal-header")).toContainText(SHORT);
+
+  // Submit the deliverable: every required tag is there, but the post is on YouTube rather
+  // than TikTok, so the offline rubric approves it at 0.9 (and pays 90 of 100 USDC).
+  const form = creator.getByTestId("deliverable-form");
+  await form.getByLabel("Post URL").fill("not a url");
+  await form.getByRole("button", { name: "Submit deliverable" }).click();
+  await expect(form.getByText("The URL must be an http(s) URL")).toBeVisible();
+  await form.getByLabel("Post URL").fill("https://www.youtube.com/watch?v=milestone-shoutout");
+  await form
+    .getByLabel(/Post text/)
+    .fill(
+      "Honest shoutout: I get paid for every post with Milestone. #MilestonePartner #ad @milestone.app",
+    );
+  await form.getByLabel(/Note to the brand/).fill("Cross-posted to YouTube as well.");
+  await form.getByRole("button", { name: "Submit deliverable" }).click();
+  await expect(creator.getByTestId("milestone-status")).toHaveText("Submitted");
+  await expect(creator.getByText("waiting for the brand's review")).toBeVisible();
+  await screenshots(creator, "deal-creator-submitted");
+
+  // The brand sees it on the dashboard and on the deal page.
+  await brand.goto("/brand");
+  const tiktok = brand.getByTestId("deal-card").filter({ hasText: "TikTok Clip" });
+  await expect(tiktok).toContainText(creatorEmail);
+  await tiktok.getByRole("link", { name: "Review" }).click();
+  await expect(brand).toHaveURL(new RegExp(`/deals/${dealId}$`));
+  await expect(brand.getByTestId("deliverable")).toContainText(
+    "https://www.youtube.com/watch?v=milestone-shoutout",
+  );
+  await expect(brand.getByTestId("deal-header")).toContainText(creatorEmail);
+
+  // Verify shows the verdict; Settle runs verify → gate → pay → confirmed.
+  await brand.getByRole("button", { name: "Verify" }).click();
+  await expect(brand.getByTestId("verdict-approved")).toHaveText("Approved");
+  await expect(brand.getByTestId("verdict-score")).toHaveText("Score 90%");
+  await expect(brand.getByTestId("gate-preview")).toContainText("Settling pays 90.00 USDC");
+  await screenshots(brand, "deal-brand-review");
+  await brand.getByRole("button", { name: "Settle", exact: true }).click();
+  const steps = brand.getByTestId("settle-steps");
+  await expect(steps.getByTestId("settle-confirmed")).toContainText("Confirmed — 90.00 USDC");
+  await expect(steps).toContainText("Gate passed");
+  const txLink = steps.getByRole("link", { name: "View transaction" });
+  await expect(txLink).toHaveAttribute("href", /^\/explorer\/tx\/0x[0-9a-f]{64}$/);
+  await expect(brand.getByTestId("milestone-status")).toHaveText("Paid");
+  await expect(brand.getByTestId("deal-paid")).toHaveText("90.00 USDC");
+  await screenshots(brand, "deal-brand");
+
+  // The payout is floor(amount × score) in USDC base units, confirmed, to the linked wallet.
+  const res = await brand.request.get(`/api/deals/${dealId}`);
+  const { deal } = (await res.json()) as {
+    deal: {
+      paid: string;
+      status: string;
+      milestones: Array<{
+        amount: number;
+        status: string;
+        verdict: { score: number };
+        settlement: { amount: string; status: string; recipient: string; txHash: string };
+      }>;
+    };
+  };
+  const [milestone] = deal.milestones;
+  expect(milestone?.status).toBe("paid");
+  const amountUnits = BigInt(Math.round((milestone?.amount ?? 0) * 1e6));
+  const scoreBps = BigInt(Math.round((milestone?.verdict.score ?? 0) * 1e4));
+  const expected = (amountUnits * scoreBps) / 10_000n;
+  expect(milestone?.settlement).toMatchObject({
+    amount: `${expected / 1_000_000n}.${(expected % 1_000_000n).toString().padStart(6, "0")}`,
+    status: "confirmed",
+    recipient: WALLET,
+  });
+  expect(milestone?.settlement.amount).toBe("90.000000");
+  expect(deal.paid).toBe("90.000000");
+
+  // On-chain: the reputation registry now counts this settlement for the creator's wallet.
+  const rep = await creator.request.get(`/api/reputation/${WALLET}`);
+  expect(await rep.json()).toMatchObject({ count: 1, score: 0.9 });
+
+  // The creator's open deal page polls and shows the payout without a reload.
+  const paidBanner = creator.getByTestId("paid-banner");
+  await expect(paidBanner).toContainText("You were paid 90.00 USDC");
+  await expect(paidBanner.getByTestId("reputation-badge")).toHaveText("★ 90% · 1 milestone");
+  await expect(paidBanner.getByRole("link", { name: "View transaction" })).toHaveAttribute(
+    "href",
+    `/explorer/tx/${milestone?.settlement.txHash}`,
+  );
+  await screenshots(creator, "deal-creator");
+
+  // The dashboard: the deal is paid, two deals are still open, and the wallet's on-chain
+  // balance went up by exactly the payout.
+  await creator.goto("/creator");
+  await expect(creator.getByTestId("my-deal").filter({ hasText: "TikTok Clip" })).toContainText(
+    "Paid 90.00 USDC",
+  );
+  await expect(creator.getByTestId("open-deal").filter({ hasText: brandEmail })).toHaveCount(2);
+  await expect
+    .poll(async () => usdc(await walletPanel.getByTestId("usdc-balance").textContent()))
+    .toBe(balanceBefore + 90_000_000n);
+  await screenshots(creator, "creator-dashboard");
+
+  // The transaction page shows the USDC transfer to the creator's wallet.
+  await paidTx(creator, milestone?.settlement.txHash ?? "");
+});
+
+/** "1,090.5 USDC" → base units. */
+function usdc(text: string | null): bigint {
+  const match = /^([\d,]+)\.(\d+) USDC$/.exec(text?.trim() ?? "");
+  if (!match) throw new Error(`not a USDC amount: ${text}`);
+  const [, whole = "0", frac = ""] = match;
+  return BigInt(whole.replaceAll(",", "")) * 1_000_000n + BigInt(frac.padEnd(6, "0"));
+}
+
+async function paidTx(page: Page, txHash: string) {
+  await page.goto(`/explorer/tx/${txHash}`);
+  await expect(page.getByTestId("tx-status")).toHaveText("Success");
+  const transfer = page.getByTestId("event-transfer");
+  await expect(transfer).toHaveCount(1);
+  await expect(transfer).toContainText("90.00 USDC");
+  await expect(transfer).toContainText(SHORT);
+}
+
+test("a creator switches to brand in one click and creates a deal; field errors land under their inputs", async ({
+  browser,
+}) => {
+  // Signed out, the page says what to do instead of failing.
+  const visitor = await (await browser.newContext()).newPage();
+  await visitor.goto("/brand/deals/new");
+  const prompt = visitor.getByTestId("sign-in-prompt");
+  await expect(prompt).toBeVisible();
+  await expect(prompt.getByRole("link", { name: "Sign in" })).toHaveAttribute(
+    "href",
+    "/sign-in?next=%2Fbrand%2Fdeals%2Fnew",
+  );
+
+  const page = await signIn(browser, `switch-${Date.now()}@example.test`, "Creator");
+  await page.goto("/brand/deals/new");
+  const note = page.getByTestId("wrong-role");
+  await expect(note).toContainText("You are signed in as a creator");
+  await note.getByRole("button", { name: "Switch to brand" }).click();
+  await expect(page.getByRole("heading", { name: "Create a deal" })).toBeVisible();
+
+  // Submitting blank shows the API's messages next to the inputs they belong to.
+  await page.getByRole("button", { name: "Create deal" }).click();
+  await expect(page.getByText("Title must be at least 3 characters")).toBeVisible();
+  const first = page.getByTestId("milestone-editor-0");
+  await expect(first.getByText("Title is required")).toBeVisible();
+  await expect(first.getByText("Amount must be a number of USDC")).toBeVisible();
+
+  await page.getByLabel("Title", { exact: true }).first().fill("YouTube review — Spring drop");
+  await page.getByLabel("Platform").selectOption("youtube");
+  await first.getByLabel("Title").fill("Unboxing video");
+  await first.getByLabel("Amount (USDC)").fill("150");
+  await first.getByLabel("Hashtags").fill("SpringDrop ad ");
+  await first.getByLabel("Mentions").fill("@brand");
+  await first.getByLabel("Mentions").press("Enter");
+  await first.getByLabel(/Criteria/).fill("Shows the product unboxed\nMentions the price");
+  await page.getByRole("button", { name: "+ Add a milestone" }).click();
+  const second = page.getByTestId("milestone-editor-1");
+  await second.getByLabel("Title").fill("Follow-up short");
+  await second.getByLabel("Amount (USDC)").fill("0.0000001");
+  await expect(page.getByTestId("budget")).toHaveText("150.00 USDC");
+  await page.getByRole("button", { name: "Create deal" }).click();
+  await expect(second.getByText(/Amount must/)).toBeVisible();
+  await second.getByLabel("Amount (USDC)").fill("49.5");
+  await expect(page.getByTestId("budget")).toHaveText("199.50 USDC");
+  await screenshots(page, "create-deal");
+  await page.getByRole("button", { name: "Create deal" }).click();
+
+  await expect(page).toHaveURL(/\/deals\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { name: "YouTube review — Spring drop" })).toBeVisible();
+  const header = page.getByTestId("deal-header");
+  await expect(header).toContainText("199.50 USDC");
+  await expect(header).toContainText("Open — waiting for a creator");
+  await expect(page.getByTestId("milestone").first()).toContainText("#SpringDrop");
+  await expect(page.getByTestId("milestone").first()).toContainText("@brand");
+});
+
+test("a deliverable that misses a requirement is rejected at the gate and the creator resubmits", async ({
+  browser,
+}) => {
+  const stamp = Date.now();
+  const brandEmail = `brand-r-${stamp}@example.test`;
+  const brand = await signIn(browser, brandEmail, "Brand");
+  await brand.getByRole("button", { name: "Add the three starter deals" }).click();
+  await expect(brand.getByTestId("deal-card")).toHaveCount(3);
+
+  const creator = await signIn(browser, `creator-r-${stamp}@example.test`, "Creator");
+  await creator
+    .getByTestId("open-deal")
+    .filter({ hasText: brandEmail })
+    .filter({ hasText: "X Thread — Feature Highlight" })
+    .getByRole("link", { name: "View & accept" })
+    .click();
+  await creator.getByRole("button", { name: "Accept this deal" }).click();
+  // Without a wallet the creator is told how to get paid.
+  await expect(creator.getByTestId("wallet-missing")).toBeVisible();
+  const form = creator.getByTestId("deliverable-form");
+  await form.getByLabel("Post URL").fill("https://x.com/creator/status/1");
+  await form
+    .getByLabel(/Post text/)
+    .fill(
+      "How milestone payouts work, in plain words: @milestone_app https://milestone.example/features",
+    );
+  await form.getByRole("button", { name: "Submit deliverable" }).click();
+  await expect(creator.getByTestId("milestone-status")).toHaveText("Submitted");
+
+  // The brand settles straight away: the verdict fails the gate, so nothing is paid.
+  await brand.goto(creator.url());
+  await brand.getByRole("button", { name: "Settle", exact: true }).click();
+  const steps = brand.getByTestId("settle-steps");
+  await expect(steps).toContainText(
+    "Gate failed: the AI did not approve it — missing hashtag #BuildInPublic",
+  );
+  await expect(steps).toContainText("Rejected — nothing was paid");
+  await expect(brand.getByTestId("milestone-status")).toHaveText("Rejected");
+  await screenshots(brand, "deal-brand-rejected");
+
+  // The creator's page picks the verdict up by itself and offers the resubmission.
+  await expect(creator.getByTestId("milestone-status")).toHaveText("Rejected");
+  const again = creator.getByTestId("deliverable-form");
+  await expect(again.getByRole("heading", { name: "Resubmit your deliverable" })).toBeVisible();
+  await expect(again.locator(".chip.missing")).toHaveText(["hashtag #BuildInPublic"]);
+  await expect(again.getByLabel("Post URL")).toHaveValue("https://x.com/creator/status/1");
+  await screenshots(creator, "deal-creator-rejected");
+  await again
+    .getByLabel(/Post text/)
+    .fill(
+      "How milestone payouts work, in plain words: @milestone_app https://milestone.example/features #BuildInPublic",
+    );
+  await again.getByRole("button", { name: "Resubmit deliverable" }).click();
+  await expect(creator.getByTestId("milestone-status")).toHaveText("Submitted");
+  await expect(creator.getByTestId("deliverable")).toContainText("Revision 2");
+});
