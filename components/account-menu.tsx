@@ -66,10 +66,10 @@ export function AccountMenu() {
     });
 
   return (
-    <div className="row" data-testid="account-menu">
+    <div className="account-menu" data-testid="account-menu">
       <Link href={dashboardPath(user.profileType)}>Dashboard</Link>
       <Link href="/wallet">Wallet</Link>
-      <span className="small" data-testid="account-email">
+      <span className="small account-email" title={user.email} data-testid="account-email">
         {user.email}
       </span>
       <span className="badge" data-testid="account-role">

@@ -20,13 +20,22 @@ export async function assertUnderLimit(db: DbOrTx, w: Window, now = Date.now()):
   const [row] = await db
     .select({ count: rateLimits.count })
     .from(rateLimits)
-    .where(and(eq(rateLimits.bucket, w.bucket), eq(rateLimits.windowStart, windowStart(w.windowMs, now))));
+    .where(
+      and(
+        eq(rateLimits.bucket, w.bucket),
+        eq(rateLimits.windowStart, windowStart(w.windowMs, now)),
+      ),
+    );
   if (row && row.count >= w.limit) {
     const retry = retryAfterSeconds(w.windowMs, now);
-    throw new AppError("rate_limited", `Too many attempts. Try again in ${Math.ceil(retry / 60)} minute(s).`, {
-      headers: { "Retry-After": String(retry) },
-      details: { retryAfterSeconds: retry },
-    });
+    throw new AppError(
+      "rate_limited",
+      `Too many attempts. Try again in ${Math.ceil(retry / 60)} minute(s).`,
+      {
+        headers: { "Retry-After": String(retry) },
+        details: { retryAfterSeconds: retry },
+      },
+    );
   }
 }
 
