@@ -19,6 +19,9 @@ import { recordSettlementReputation } from "@/lib/settle/reputation";
 
 const leaseSeconds = () => env().TX_RECEIPT_TIMEOUT_SECONDS + 60;
 
+/** A lease expiry to write with a new settlement, so its creator holds it from the start. */
+export const newLease = () => sql`now() + make_interval(secs => ${leaseSeconds()})`;
+
 async function reload(db: Db, id: string): Promise<Settlement> {
   const [row] = await db.select().from(settlements).where(eq(settlements.id, id));
   if (!row) throw new Error(`settlement ${id} vanished`);
@@ -29,7 +32,7 @@ async function reload(db: Db, id: string): Promise<Settlement> {
 async function takeLease(db: Db, id: string): Promise<Settlement | null> {
   const [row] = await db
     .update(settlements)
-    .set({ leaseExpiresAt: sql`now() + make_interval(secs => ${leaseSeconds()})` })
+    .set({ leaseExpiresAt: newLease() })
     .where(
       and(
         eq(settlements.id, id),
@@ -141,8 +144,16 @@ async function progress(db: Db, start: Settlement): Promise<Settlement> {
  * Throws settlement_in_progress when another caller holds it, chain_unavailable when the
  * chain fails (state kept; calling again resumes).
  */
-export async function advanceSettlement(db: Db, settlementId: string): Promise<Settlement> {
-  const leased = await takeLease(db, settlementId);
+export async function advanceSettlement(
+  db: Db,
+  settlementId: string,
+  opts: { leaseHeld?: boolean } = {},
+): Promise<Settlement> {
+  // A settlement created by this very call was inserted with its lease held, so nobody
+  // (reconcile included) can start paying it between the insert and this point.
+  const leased = opts.leaseHeld
+    ? await reload(db, settlementId)
+    : await takeLease(db, settlementId);
   if (!leased) {
     const current = await reload(db, settlementId);
     if (current.status === "confirmed") return current;

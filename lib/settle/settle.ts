@@ -26,7 +26,7 @@ import {
 } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
 import { payoutUnits, scoreToBps } from "@/lib/money";
-import { advanceSettlement } from "@/lib/settle/advance";
+import { advanceSettlement, newLease } from "@/lib/settle/advance";
 import { signTransferAuthorization } from "@/lib/settle/payment";
 import type { VerifierOptions } from "@/lib/verify/verifier";
 import { verdictForRevision } from "@/lib/verify/verify-milestone";
@@ -133,7 +133,7 @@ async function claim(
         revision: v.revision,
         status: "pending",
         relayAuthorization,
-        leaseExpiresAt: null,
+        leaseExpiresAt: newLease(),
       })
       .returning();
     await tx
@@ -166,6 +166,7 @@ export async function settleMilestone(
   }
 
   let settlement = await settlementOf(db, milestone.id);
+  let leaseHeld = false;
   if (settlement?.status === "confirmed") throw alreadySettled(settlement);
   if (!settlement) {
     if (milestone.status === "pending")
@@ -183,6 +184,7 @@ export async function settleMilestone(
     }
     try {
       settlement = await claim(db, deal, milestone, verification, input.via);
+      leaseHeld = true;
     } catch (err) {
       // A concurrent caller claimed first (unique settlement per milestone).
       const other = await settlementOf(db, milestone.id);
@@ -194,7 +196,7 @@ export async function settleMilestone(
     }
   }
   // An approved milestone is never verified again: resume its settlement as recorded.
-  const paid = await advanceSettlement(db, settlement.id);
+  const paid = await advanceSettlement(db, settlement.id, { leaseHeld });
   const detail = await getMilestone(db, caller, milestone.id);
   const [verification] = await db
     .select()
