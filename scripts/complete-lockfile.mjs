@@ -51,11 +51,14 @@ for (const [path, pkg] of Object.entries(packages)) {
     if (packages[where] || packages[hoisted]) continue;
     const platform = platformOf(dep);
     if (!platform || !/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(spec)) continue; // only pinned platform binaries
+    // Keys in the order npm itself writes them, so a later `npm install` leaves no diff.
     packages[hoisted] = {
       version: spec,
+      cpu: platform.cpu,
       ...(pkg.dev ? { dev: true } : {}),
+      ...(platform.libc ? { libc: platform.libc } : {}),
       optional: true,
-      ...platform,
+      os: platform.os,
     };
     added++;
   }
