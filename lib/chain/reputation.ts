@@ -12,7 +12,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { reputationRegistryAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
-import { findLatestByPurpose, findUnfinishedByPurpose } from "@/db/queries/chain-transactions";
+import { findLatestByPurpose } from "@/db/queries/chain-transactions";
 import type { ChainTransaction } from "@/db/schema";
 import { type ChainConfig, chainConfig, publicClient, requireTreasury } from "@/lib/chain/config";
 import {
@@ -189,7 +189,7 @@ export async function recordReputation(
       `The treasury ${treasury} is not the registry's attestor (${state.attestor}).`,
     );
 
-  const earlier = await findUnfinishedByPurpose(db, scope);
+  const earlier = await findLatestByPurpose(db, { ...scope, statuses: ["pending", "submitted"] });
   if (earlier) return done("recorded", ref, await resumeTransaction(db, earlier));
 
   let recorded: ChainTransaction;

@@ -317,17 +317,3 @@ export async function getChainTransaction(db: Db, id: string): Promise<ChainTran
   const [row] = await db.select().from(chainTransactions).where(eq(chainTransactions.id, id));
   return row ?? null;
 }
-
-/** Transactions left unfinished (for reconciliation), oldest first. */
-export async function unfinishedTransactions(db: Db): Promise<ChainTransaction[]> {
-  return db
-    .select()
-    .from(chainTransactions)
-    .where(
-      and(
-        eq(chainTransactions.chainId, chainConfig().chainId),
-        or(eq(chainTransactions.status, "pending"), eq(chainTransactions.status, "submitted")),
-      ),
-    )
-    .orderBy(asc(chainTransactions.fromAddress), asc(chainTransactions.nonce));
-}

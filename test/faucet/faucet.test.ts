@@ -11,8 +11,7 @@ import { type Db, getDb } from "@/db/client";
 import { chainTransactions, faucetDrips } from "@/db/schema";
 import { startAnvil } from "@/lib/chain/anvil";
 import { chainConfig, publicClient, requireUsdc } from "@/lib/chain/config";
-import { deployLocalContracts, mintUsdc } from "@/lib/chain/deploy";
-import { withChainEnv } from "../helpers/chain-env";
+import { startOwnChain, withChainEnv } from "../helpers/chain-env";
 import { call } from "../helpers/http";
 import { startRpcProxy } from "../helpers/rpc-proxy";
 import { makeUser, type TestUser } from "../helpers/users";
@@ -142,43 +141,15 @@ describe("faults", () => {
 
   it("chain down → 502 chain_unavailable and no drip row; after a restart it works", async () => {
     const stateFile = path.join(dir, "anvil-state.json");
-    let node = await startAnvil({ stateFile });
-    // A treasury of its own: nonces on this node must not meet the shared node's rows.
-    const key = generatePrivateKey();
-    const treasury = privateKeyToAccount(key).address;
-    await fetch(node.rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "anvil_setBalance",
-        params: [treasury, "0x56bc75e2d63100000"],
-      }),
-    });
-    const deployment = await deployLocalContracts({
-      rpcUrl: node.rpcUrl,
-      deployerKey: key,
-      attestor: treasury,
-    });
-    await mintUsdc({
-      rpcUrl: node.rpcUrl,
-      ownerKey: key,
-      usdc: deployment.usdc,
-      to: treasury,
-      amount: 1_000n * 10n ** 6n,
-    });
-    const env = {
-      RPC_URL: node.rpcUrl,
-      USDC_ADDRESS: deployment.usdc,
-      REPUTATION_REGISTRY_ADDRESS: deployment.registry,
-      TREASURY_PRIVATE_KEY: key,
-    };
+    // A chain and treasury of its own: nonces on this node must not meet the shared node's rows.
+    const own = await startOwnChain({ stateFile });
+    let node = own.anvil;
+    const treasury = own.treasury;
     const u = await makeUser("creator");
     const address = newAddress();
     try {
       await node.stop();
-      const down = await withChainEnv(env, () => drip(u, address));
+      const down = await drip(u, address);
       expect(down.status).toBe(502);
       expect(down.body).toEqual({
         error: { code: "chain_unavailable", message: expect.any(String) },
@@ -196,15 +167,13 @@ describe("faults", () => {
       expect(signed).toHaveLength(0);
 
       node = await startAnvil({ port: node.port, stateFile });
-      const up = await withChainEnv(env, async () => {
-        const res = await drip(u, address);
-        return { res, balance: await balanceOf(address) };
-      });
+      const up = { res: await drip(u, address), balance: await balanceOf(address) };
       expect(up.res.status).toBe(200);
       expect(up.res.body).toMatchObject({ funded: true, amount: "2.00" });
       expect(up.balance).toBe(2_000_000n);
     } finally {
       await node.stop();
+      own.restore();
     }
   });
 
