@@ -36,6 +36,8 @@ export const users = pgTable(
     /** EIP-55 checksummed; only set once proven (signature or identity token). */
     walletAddress: text("wallet_address"),
     walletSource: text("wallet_source").$type<"signature" | "identity_token">(),
+    /** Embedded in every session token; sign-out increments it, revoking them all. */
+    sessionVersion: integer("session_version").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
