@@ -4,11 +4,12 @@ import {
   BaseError,
   type Hex,
   keccak256,
+  TransactionNotFoundError,
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
   WaitForTransactionReceiptTimeoutError,
 } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import type { Db, Tx } from "@/db/client";
 import { type ChainTransaction, chainTransactions } from "@/db/schema";
 import { type ChainConfig, chainConfig, publicClient } from "@/lib/chain/config";
@@ -17,8 +18,9 @@ import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 
 // The one way the service sends a transaction. Per signer and chain:
-//  1. under a Postgres advisory lock, pick the nonce, sign, and record the row (with the
-//     raw bytes and the hash) before anything is broadcast — in the caller's transaction
+//  1. estimate gas and fees and read the node's nonce, then under a Postgres advisory lock
+//     (no network inside it) pick the nonce, sign, and record the row (with the raw bytes
+//     and the hash) before anything is broadcast — in the caller's transaction
 //     too, through `link`, so e.g. a settlement and its transfer are recorded together;
 //  2. broadcast the recorded bytes;
 //  3. wait for the receipt (bounded) — only `status === "success"` is confirmed.
@@ -53,9 +55,28 @@ export function isTransportError(err: unknown): boolean {
 
 const lockKey = (chainId: number, from: Address) => `nonce:${chainId}:${from.toLowerCase()}`;
 
-/** The lowest nonce at or above the node's pending count that no live row of ours holds. */
-async function nextNonce(tx: Tx, config: ChainConfig, from: Address): Promise<number> {
-  const onChain = await publicClient().getTransactionCount({ address: from, blockTag: "pending" });
+const accounts = new Map<Hex, PrivateKeyAccount>();
+/** Deriving an account from its key costs a millisecond of CPU: once per key and process. */
+export function signerAccount(key: Hex): PrivateKeyAccount {
+  let account = accounts.get(key);
+  if (!account) {
+    account = privateKeyToAccount(key);
+    accounts.set(key, account);
+  }
+  return account;
+}
+
+/**
+ * The lowest nonce at or above `onChain` (the node's pending count, read before the lock)
+ * that no live row of ours holds. A count read a moment ago can only be too low, never too
+ * high, and every nonce of ours between it and now has a live row, so it stays correct.
+ */
+async function nextNonce(
+  tx: Tx,
+  config: ChainConfig,
+  from: Address,
+  onChain: number,
+): Promise<number> {
   const held = await tx
     .select({ nonce: chainTransactions.nonce })
     .from(chainTransactions)
@@ -82,6 +103,9 @@ async function nextNonce(tx: Tx, config: ChainConfig, from: Address): Promise<nu
 /**
  * Signs and records a transaction without broadcasting it. `link` runs in the same
  * database transaction, so whatever the caller records about it commits with it.
+ * Every network call (gas, fees, the node's nonce) happens before the lock is taken: the
+ * locked transaction is a few local statements and a signature, so a slow node never
+ * holds the database (on PGlite, one connection, it would stall every other request).
  */
 export async function recordTransaction(
   db: Db,
@@ -90,23 +114,24 @@ export async function recordTransaction(
   link?: Link,
 ): Promise<ChainTransaction> {
   const config = chainConfig();
-  const account = privateKeyToAccount(key);
+  const account = signerAccount(key);
   const client = publicClient();
   try {
+    const [gas, fees, onChain] = await Promise.all([
+      client.estimateGas({
+        account: account.address,
+        to: req.to,
+        data: req.data,
+        value: req.value,
+      }),
+      client.estimateFeesPerGas(),
+      client.getTransactionCount({ address: account.address, blockTag: "pending" }),
+    ]);
     return await db.transaction(async (tx) => {
       await tx.execute(
         sql`select pg_advisory_xact_lock(hashtext(${lockKey(config.chainId, account.address)}))`,
       );
-      const nonce = await nextNonce(tx, config, account.address);
-      const [gas, fees] = await Promise.all([
-        client.estimateGas({
-          account: account.address,
-          to: req.to,
-          data: req.data,
-          value: req.value,
-        }),
-        client.estimateFeesPerGas(),
-      ]);
+      const nonce = await nextNonce(tx, config, account.address, onChain);
       const raw = await account.signTransaction({
         chainId: config.chainId,
         type: "eip1559",
@@ -167,9 +192,6 @@ async function update(
   return row;
 }
 
-/** Node messages meaning "I already have exactly this transaction" (not a refusal). */
-const alreadyInPool = ["already known", "already imported", "known transaction", "alreadyknown"];
-
 /** How long a recorded row may wait for its own broadcast before others re-broadcast it. */
 const STALE_PENDING_MS = 5_000;
 
@@ -203,6 +225,67 @@ async function fillNonceGap(db: Db, row: ChainTransaction): Promise<void> {
   }
 }
 
+/** Whether the node holds this transaction (in its pool or mined). */
+async function nodeKnows(hash: Hex): Promise<boolean> {
+  try {
+    await publicClient().getTransaction({ hash });
+    return true;
+  } catch (err) {
+    if (err instanceof TransactionNotFoundError) return false;
+    if (isTransportError(err)) throw chainUnavailable(err);
+    throw err;
+  }
+}
+
+function refused(err: unknown): AppError {
+  return new AppError(
+    "chain_unavailable",
+    "The blockchain node refused the transaction. Nothing was sent.",
+    { cause: err },
+  );
+}
+
+/**
+ * The node answered a broadcast with an error. Its wording is not trusted (providers say
+ * "already known" in many ways): the chain decides. Mined → its outcome; held by the node
+ * → submitted; its nonce taken by another transaction → it can never be mined → failed;
+ * unknown to the node with its nonce still free → refused outright → failed, and the nonce
+ * is free for the next transaction. Anything else stays as it is for a later resume.
+ */
+async function settleRejectedBroadcast(
+  db: Db,
+  row: ChainTransaction,
+  err: unknown,
+): Promise<ChainTransaction> {
+  const hash = row.hash as Hex;
+  const receipt = await receiptOf(hash);
+  if (receipt) return update(db, row.id, receiptOutcome(receipt));
+  if (await nodeKnows(hash))
+    return row.status === "pending" ? update(db, row.id, { status: "submitted" }) : row;
+  const from = row.fromAddress as Address;
+  const [mined, pending] = await Promise.all([
+    publicClient().getTransactionCount({ address: from, blockTag: "latest" }),
+    publicClient().getTransactionCount({ address: from, blockTag: "pending" }),
+  ]);
+  // Read again after the counts: a transaction mined between the two reads is not lost.
+  const late = await receiptOf(hash);
+  if (late) return update(db, row.id, receiptOutcome(late));
+  if (mined > row.nonce || pending <= row.nonce) {
+    log.error("transaction not accepted by the node", { id: row.id, purpose: row.purpose, err });
+    await update(db, row.id, {
+      status: "failed",
+      error:
+        mined > row.nonce
+          ? "nonce used by another transaction"
+          : (err instanceof Error ? err.message : "refused").slice(0, 500),
+    });
+    throw refused(err);
+  }
+  // Another transaction of ours holds this nonce in the pool: wait for it to resolve.
+  log.warn("transaction waits behind another with its nonce", { id: row.id, err });
+  throw chainUnavailable(err);
+}
+
 /** Broadcasts the recorded bytes. A node that already has them is not an error. */
 export async function broadcast(db: Db, row: ChainTransaction): Promise<ChainTransaction> {
   if (!row.rawTx) throw new Error(`chain transaction ${row.id} has no signed bytes`);
@@ -211,30 +294,7 @@ export async function broadcast(db: Db, row: ChainTransaction): Promise<ChainTra
     await publicClient().sendRawTransaction({ serializedTransaction: row.rawTx as Hex });
   } catch (err) {
     if (isTransportError(err)) throw chainUnavailable(err);
-    const message = err instanceof Error ? err.message.toLowerCase() : "";
-    // Already in the pool (geth: "already known"; anvil: "transaction already imported";
-    // others: "known transaction") or already mined (nonce used by this very transaction).
-    const inPool = alreadyInPool.some((m) => message.includes(m));
-    if (inPool || message.includes("nonce too low")) {
-      const receipt = await receiptOf(row.hash as Hex);
-      // Mined already (e.g. another process broadcast it): record the outcome, never
-      // step a confirmed row back to `submitted`.
-      if (receipt) return update(db, row.id, receiptOutcome(receipt));
-      if (inPool) return update(db, row.id, { status: "submitted" });
-    }
-    // The node refused it outright: nothing was sent; free the nonce.
-    log.error("transaction refused by the node", { id: row.id, purpose: row.purpose, err });
-    await update(db, row.id, {
-      status: "failed",
-      error: err instanceof Error ? err.message.slice(0, 500) : "refused",
-    });
-    throw new AppError(
-      "chain_unavailable",
-      "The blockchain node refused the transaction. Nothing was sent.",
-      {
-        cause: err,
-      },
-    );
+    return settleRejectedBroadcast(db, row, err);
   }
   return row.status === "pending" ? update(db, row.id, { status: "submitted" }) : row;
 }

@@ -16,6 +16,8 @@ import {
   sendTransaction,
 } from "@/lib/chain/sender";
 import { AppError } from "@/lib/errors";
+import { withChainEnv } from "../helpers/chain-env";
+import { startRpcProxy } from "../helpers/rpc-proxy";
 
 // The sender on the real database and the shared anvil, with this file's own treasury key
 // and contracts (test/setup-chain.ts): nonces under concurrency, refusals, resumes, and
@@ -170,6 +172,35 @@ describe("sending through the sender", () => {
     expect((await broadcast(db, first)).status).toBe("confirmed");
     expect((await getChainTransaction(db, first.id))?.status).toBe("confirmed");
     expect(await balanceOf(to)).toBe(3n);
+  });
+});
+
+describe("a node that words its answers in ways we do not know", () => {
+  // Before: a broadcast error whose text was not on a list of known phrases ("already
+  // known", …) freed the nonce, so the caller's retry signed and sent a second transfer
+  // while the first one was already mined. Now the chain decides, not the wording.
+  it("a transfer the node accepted but answered with an unknown error is confirmed, never sent twice", async () => {
+    const rpcUrl = process.env.RPC_URL as string;
+    const proxy = await startRpcProxy(rpcUrl);
+    proxy.garbled.set("eth_sendRawTransaction", "txpool: entry exists (code 7)");
+    const to = newAddress();
+    try {
+      const row = await withChainEnv({ RPC_URL: proxy.url }, async () => {
+        const recorded = await recordTransaction(db, key, transfer(to, 9n));
+        const sent = await broadcast(db, recorded);
+        // What a caller does after an error: resume (or send again for the same purpose).
+        return resumeTransaction(db, sent);
+      });
+      expect(row.status).toBe("confirmed");
+      expect((await getChainTransaction(db, row.id))?.status).toBe("confirmed");
+    } finally {
+      await proxy.close();
+    }
+    // The nonce was not handed out again: the next transfer gets a new one and pays once.
+    const next = await sendTransaction(db, key, transfer(to, 1n));
+    expect(next.status).toBe("confirmed");
+    expect(await balanceOf(to)).toBe(10n);
+    expect(await transfersTo(to)).toHaveLength(2);
   });
 });
 

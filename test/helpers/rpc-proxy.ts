@@ -9,6 +9,11 @@ export type RpcProxy = {
   url: string;
   /** Methods whose requests are cut off while listed. */
   failing: Set<string>;
+  /**
+   * Methods forwarded to the node whose answer is then replaced by a JSON-RPC error with
+   * this message: a node that did the work but words its reply in a way we do not know.
+   */
+  garbled: Map<string, string>;
   /** How many requests for each method reached the proxy. */
   counts: Map<string, number>;
   close(): Promise<void>;
@@ -16,14 +21,16 @@ export type RpcProxy = {
 
 export async function startRpcProxy(target: string): Promise<RpcProxy> {
   const failing = new Set<string>();
+  const garbled = new Map<string, string>();
   const counts = new Map<string, number>();
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString("utf8");
     let method = "";
+    let id: unknown = null;
     try {
-      method = (JSON.parse(body) as { method?: string }).method ?? "";
+      ({ method = "", id = null } = JSON.parse(body) as { method?: string; id?: unknown });
     } catch {}
     counts.set(method, (counts.get(method) ?? 0) + 1);
     if (failing.has(method)) {
@@ -36,8 +43,14 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
         headers: { "content-type": "application/json" },
         body,
       });
+      const answer = await upstream.text();
       res.writeHead(upstream.status, { "content-type": "application/json" });
-      res.end(await upstream.text());
+      const message = garbled.get(method);
+      res.end(
+        message === undefined
+          ? answer
+          : JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32000, message } }),
+      );
     } catch {
       req.socket.destroy();
     }
@@ -47,6 +60,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     failing,
+    garbled,
     counts,
     close: () =>
       new Promise<void>((resolve) => {
