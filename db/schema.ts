@@ -118,6 +118,11 @@ export const milestones = pgTable(
     status: text("status").$type<MilestoneStatus>().notNull().default("pending"),
     /** The latest deliverable revision (0 = nothing submitted). */
     revision: integer("revision").notNull().default(0),
+    /**
+     * Held by the one caller running the verifier on the current revision, so concurrent
+     * first calls make one model call without a transaction held across it.
+     */
+    verifyLeaseExpiresAt: timestamp("verify_lease_expires_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

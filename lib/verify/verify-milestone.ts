@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
 import { findVisibleMilestone } from "@/db/queries/deals";
@@ -6,19 +6,23 @@ import {
   type Deal,
   deliverables,
   type Milestone,
+  milestones,
   type User,
   type Verification,
   verifications,
 } from "@/db/schema";
 import { type VerdictJson, verdictJson } from "@/lib/deals/serialize";
+import { env } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
 import { scoreToBps } from "@/lib/money";
 import { runVerifier, type VerifierOptions } from "./verifier";
 
 // One verifier call per deliverable revision. The stored row is the verdict: a repeat
 // returns it instead of re-rolling the model until it says yes. Concurrent first calls
-// queue on a transaction-scoped advisory lock per milestone, so only one of them pays
-// for a model call; the unique (milestone_id, revision) key is the backstop.
+// race for a lease on the milestone row (a conditional update, no transaction held): the
+// winner calls the model, the others wait for its stored verdict; the unique
+// (milestone_id, revision) key is the backstop. No lock is held across the model call, so
+// a slow model never stalls the database (PGlite has one connection for everything).
 // Verifying never changes the milestone's status: settlement does that.
 
 export const verifyBody = z.object({ milestoneId: z.uuid("must be a UUID") });
@@ -60,43 +64,117 @@ export async function verdictForRevision(
     .where(and(eq(deliverables.milestoneId, milestone.id), eq(deliverables.revision, revision)));
   if (!deliverable) throw noDeliverable();
 
-  // Kept to the lock, the re-check, the model call and the insert. On PGlite (one
-  // connection) this queues every other query for the length of the model call.
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`verify:${milestone.id}`}))`);
-    const raced = await storedVerdict(tx, milestone.id, revision);
-    if (raced) return raced;
+  for (;;) {
+    const leaseMs = env().AI_TIMEOUT_MS * 2 + 5_000;
+    if (await takeVerifyLease(db, milestone.id, revision, leaseMs)) {
+      try {
+        return await runAndStore(db, milestone, deal, deliverable, opts);
+      } finally {
+        await db
+          .update(milestones)
+          .set({ verifyLeaseExpiresAt: null })
+          .where(eq(milestones.id, milestone.id))
+          .catch(() => {});
+      }
+    }
+    // Someone else is asking the model about this revision: wait for their verdict, or
+    // for their lease to lapse (a crashed caller) and try again.
+    const waited = await waitForVerdict(db, milestone.id, revision, leaseMs);
+    if (waited) return waited;
+  }
+}
 
-    const result = await runVerifier(
-      {
-        requirements: milestone.requirements,
-        deliverable: { url: deliverable.url, text: deliverable.text, note: deliverable.note },
-        dealTitle: deal.title,
-        milestoneTitle: milestone.title,
-        platform: deal.platform,
-      },
-      opts,
-    );
-    await tx
-      .insert(verifications)
-      .values({
-        milestoneId: milestone.id,
-        revision,
-        approved: result.verdict.approved,
-        scoreBps: scoreToBps(result.verdict.score),
-        reasoning: result.verdict.reasoning,
-        missing: result.verdict.missing,
-        model: result.model,
-        latencyMs: result.latencyMs,
-        inputTokens: result.inputTokens,
-        outputTokens: result.outputTokens,
-      })
-      .onConflictDoNothing({ target: [verifications.milestoneId, verifications.revision] });
-    // The database row is the truth, whoever inserted it.
-    const stored = await storedVerdict(tx, milestone.id, revision);
-    if (!stored) throw new Error(`verification for ${milestone.id}@${revision} vanished`);
-    return stored;
-  });
+/** Takes the verifier lease of the milestone's current revision, or false when held. */
+async function takeVerifyLease(
+  db: DbOrTx,
+  milestoneId: string,
+  revision: number,
+  leaseMs: number,
+): Promise<boolean> {
+  const taken = await db
+    .update(milestones)
+    .set({ verifyLeaseExpiresAt: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
+    .where(
+      and(
+        eq(milestones.id, milestoneId),
+        eq(milestones.revision, revision),
+        or(
+          isNull(milestones.verifyLeaseExpiresAt),
+          lt(milestones.verifyLeaseExpiresAt, sql`now()`),
+        ),
+      ),
+    )
+    .returning({ id: milestones.id });
+  return taken.length > 0;
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls for the verdict another caller is producing; null once their lease has lapsed. */
+async function waitForVerdict(
+  db: DbOrTx,
+  milestoneId: string,
+  revision: number,
+  leaseMs: number,
+): Promise<Verification | null> {
+  const deadline = Date.now() + leaseMs;
+  for (let delay = 50; Date.now() < deadline; delay = Math.min(delay * 2, 500)) {
+    const stored = await storedVerdict(db, milestoneId, revision);
+    if (stored) return stored;
+    const [row] = await db
+      .select({ revision: milestones.revision, lease: milestones.verifyLeaseExpiresAt })
+      .from(milestones)
+      .where(eq(milestones.id, milestoneId));
+    if (!row || row.revision !== revision)
+      throw new AppError(
+        "invalid_state",
+        "A new deliverable was submitted meanwhile; verify again to judge it.",
+      );
+    if (!row.lease || row.lease.getTime() < Date.now()) return null;
+    await pause(delay);
+  }
+  return null;
+}
+
+/** Calls the verifier (no transaction open) and stores its verdict; returns the stored row. */
+async function runAndStore(
+  db: DbOrTx,
+  milestone: Milestone,
+  deal: Deal,
+  deliverable: typeof deliverables.$inferSelect,
+  opts: VerifierOptions,
+): Promise<Verification> {
+  const raced = await storedVerdict(db, milestone.id, deliverable.revision);
+  if (raced) return raced;
+  const result = await runVerifier(
+    {
+      requirements: milestone.requirements,
+      deliverable: { url: deliverable.url, text: deliverable.text, note: deliverable.note },
+      dealTitle: deal.title,
+      milestoneTitle: milestone.title,
+      platform: deal.platform,
+    },
+    opts,
+  );
+  await db
+    .insert(verifications)
+    .values({
+      milestoneId: milestone.id,
+      revision: deliverable.revision,
+      approved: result.verdict.approved,
+      scoreBps: scoreToBps(result.verdict.score),
+      reasoning: result.verdict.reasoning,
+      missing: result.verdict.missing,
+      model: result.model,
+      latencyMs: result.latencyMs,
+      inputTokens: result.inputTokens,
+      outputTokens: result.outputTokens,
+    })
+    .onConflictDoNothing({ target: [verifications.milestoneId, verifications.revision] });
+  // The database row is the truth, whoever inserted it.
+  const stored = await storedVerdict(db, milestone.id, deliverable.revision);
+  if (!stored) throw new Error(`verification for ${milestone.id}@${deliverable.revision} vanished`);
+  return stored;
 }
 
 /** POST /api/verify: either party of the deal gets the verdict on the current revision. */

@@ -1,0 +1,1 @@
+ALTER TABLE "milestones" ADD COLUMN "verify_lease_expires_at" timestamp with time zone;
