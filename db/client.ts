@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { dataDir, env } from "@/lib/env";
+import { appUrl, dataDir, env } from "@/lib/env";
+import { lockDataDir } from "./data-dir-lock";
 import * as schema from "./schema";
 
 // One database handle per process. postgres.js when DATABASE_URL is set (production,
@@ -27,20 +28,40 @@ async function openPostgres(url: string): Promise<Handle> {
   return { db, driver: "postgres", close: () => client.end({ timeout: 5 }) };
 }
 
-async function openPglite(location: string): Promise<Handle> {
+async function openPglite(location: string, lockInfo: { appUrl?: string }): Promise<Handle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const client = location === "memory://" ? new PGlite() : new PGlite(location);
-  const pglite = drizzle(client, { schema, casing: "snake_case" });
-  await migrate(pglite, { migrationsFolder });
-  return { db: pglite as unknown as Db, driver: "pglite", close: () => client.close() };
+  const inMemory = location === "memory://";
+  // One process per data directory (see data-dir-lock.ts); refused before anything opens.
+  const unlock = inMemory ? () => {} : lockDataDir(location, lockInfo);
+  try {
+    const client = inMemory ? new PGlite() : new PGlite(location);
+    const pglite = drizzle(client, { schema, casing: "snake_case" });
+    await migrate(pglite, { migrationsFolder });
+    return {
+      db: pglite as unknown as Db,
+      driver: "pglite",
+      close: () => client.close().finally(unlock),
+    };
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+}
+
+/** Where PGlite keeps its files when DATABASE_URL is unset. */
+export function pgliteLocation(e = env()): string {
+  return e.PGLITE_DIR ?? path.join(dataDir(e), "pglite");
 }
 
 function open(): Promise<Handle> {
   const e = env();
   if (e.DATABASE_URL) return openPostgres(e.DATABASE_URL);
-  return openPglite(e.PGLITE_DIR ?? path.join(dataDir(e), "pglite"));
+  // The app server says where it answers, so a CLI can hand it work instead of opening
+  // the database itself (npm run reconcile).
+  const isServer = Boolean(e.NEXT_RUNTIME);
+  return openPglite(pgliteLocation(e), isServer ? { appUrl: appUrl(e) } : {});
 }
 
 async function handle(): Promise<Handle> {

@@ -30,6 +30,8 @@ const schema = z.object({
   /** Public base URL of the app (used for the dev identity provider's issuer and JWKS URL). */
   APP_URL: optionalUrl,
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Set by Next.js inside the app server ("nodejs" or "edge"); unset in scripts and tests. */
+  NEXT_RUNTIME: z.enum(["nodejs", "edge"]).optional(),
 
   DATABASE_URL: optional,
   /** Tests only: a PostgreSQL server on which the suite creates a fresh database per run. */
