@@ -19,6 +19,7 @@ const targets = [
     contract: "ReputationRegistry",
     exportPrefix: "reputationRegistry",
   },
+  { file: "MilestoneEscrow.sol", contract: "MilestoneEscrow", exportPrefix: "milestoneEscrow" },
 ] as const;
 
 const EVM_VERSION = "cancun";

@@ -2,3 +2,4 @@
 
 export { mockUsdcAbi, mockUsdcBytecode } from "./MockUSDC";
 export { reputationRegistryAbi, reputationRegistryBytecode } from "./ReputationRegistry";
+export { milestoneEscrowAbi, milestoneEscrowBytecode } from "./MilestoneEscrow";
