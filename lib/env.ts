@@ -47,6 +47,8 @@ const schema = z.object({
   RELAY_SPONSOR_PRIVATE_KEY: hex32,
   USDC_ADDRESS: address,
   REPUTATION_REGISTRY_ADDRESS: address,
+  /** MilestoneEscrow holding deals' USDC (npm run contracts:deploy prints it). */
+  ESCROW_ADDRESS: address,
   /** Seconds to wait for a transaction receipt before leaving it to reconciliation. */
   TX_RECEIPT_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
 

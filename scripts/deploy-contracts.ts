@@ -1,15 +1,19 @@
-// npm run contracts:deploy -- --chain base-sepolia [--attestor 0x…] [--rpc-url URL]
+// npm run contracts:deploy -- --chain base-sepolia [--attestor 0x…] [--rpc-url URL] [--only NAME]
 //
-// Deploys the ReputationRegistry to a real chain (real USDC is used there, so no token is
-// deployed). The deployer is TREASURY_PRIVATE_KEY from the environment; it becomes the
-// registry's owner, and the attestor (the only writer) is the treasury address unless
-// --attestor names another. Prints the environment lines to set and the explorer links.
+// Deploys the ReputationRegistry and the MilestoneEscrow to a real chain. Real USDC is used
+// there, so no token is deployed: the escrow is bound to the chain's USDC (USDC_ADDRESS
+// overrides it) for good. The deployer is TREASURY_PRIVATE_KEY from the environment; it becomes
+// the registry's owner, and the attestor (the only writer) is the treasury address unless
+// --attestor names another. The escrow has no owner. Prints the environment lines to set and
+// the explorer links.
 //   --chain NAME       base-sepolia | sepolia | arc-testnet | base (local: use npm run dev)
 //   --rpc-url URL      RPC endpoint (default: RPC_URL, else the chain's public endpoint)
 //   --attestor ADDR    the registry's writer (default: the treasury address)
+//   --only NAME        deploy only `registry` or only `escrow` (default: both)
 //   --allow-mainnet    required to deploy on a mainnet (it costs real gas)
 import { parseArgs } from "node:util";
 import {
+  type Abi,
   type Address,
   BaseError,
   formatEther,
@@ -19,15 +23,26 @@ import {
   isAddressEqual,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { reputationRegistryAbi, reputationRegistryBytecode } from "@/contracts/artifacts";
 import {
+  milestoneEscrowAbi,
+  milestoneEscrowBytecode,
+  reputationRegistryAbi,
+  reputationRegistryBytecode,
+} from "@/contracts/artifacts";
+import {
+  type ChainInfo,
   type ChainName,
   chainByName,
   chains,
   explorerAddressUrl,
   explorerTxUrl,
 } from "@/lib/chain/chains";
-import { makePublicClient, makeWalletClient } from "@/lib/chain/clients";
+import {
+  type ChainPublicClient,
+  type ChainWalletClient,
+  makePublicClient,
+  makeWalletClient,
+} from "@/lib/chain/clients";
 import { env } from "@/lib/env";
 
 class UsageError extends Error {}
@@ -37,6 +52,7 @@ const { values: args } = parseArgs({
     chain: { type: "string" },
     "rpc-url": { type: "string" },
     attestor: { type: "string" },
+    only: { type: "string" },
     "allow-mainnet": { type: "boolean", default: false },
   },
 });
@@ -52,11 +68,34 @@ function resolveChain(): ChainName {
   return name as ChainName;
 }
 
+/** Deploys one contract, waits for its receipt and returns its checksummed address. */
+async function deploy(
+  known: ChainInfo,
+  publicClient: ChainPublicClient,
+  walletClient: ChainWalletClient,
+  name: string,
+  contract: { abi: Abi; bytecode: Hex; args: readonly unknown[] },
+): Promise<Address> {
+  console.error(`Deploying ${name}…`);
+  const hash = await walletClient.deployContract(contract);
+  console.error(`  tx             ${explorerTxUrl(known, hash) ?? hash}`);
+  const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: 180_000 });
+  if (receipt.status !== "success" || !receipt.contractAddress)
+    throw new Error(`the ${name} deployment reverted (tx ${hash})`);
+  const address = getAddress(receipt.contractAddress);
+  console.error(`  deployed at    ${explorerAddressUrl(known, address) ?? address}`);
+  return address;
+}
+
 async function main() {
   const name = resolveChain();
   const known = chainByName(name);
   if (!known.testnet && !args["allow-mainnet"])
     throw new UsageError(`${known.chain.name} is a mainnet: add --allow-mainnet to deploy there.`);
+  if (args.only !== undefined && args.only !== "registry" && args.only !== "escrow")
+    throw new UsageError(`--only takes "registry" or "escrow", not "${args.only}".`);
+  const wantRegistry = args.only !== "escrow";
+  const wantEscrow = args.only !== "registry";
   const key = env().TREASURY_PRIVATE_KEY as Hex | undefined;
   if (!key)
     throw new UsageError(
@@ -66,10 +105,15 @@ async function main() {
   if (args.attestor !== undefined && !isAddress(args.attestor, { strict: false }))
     throw new UsageError(`--attestor ${args.attestor} is not an address.`);
   const attestor: Address = args.attestor ? getAddress(args.attestor) : deployer;
+  const usdcSetting = env().USDC_ADDRESS ?? known.usdc;
+  if (wantEscrow && !usdcSetting)
+    throw new UsageError(`${known.chain.name} has no known USDC: set USDC_ADDRESS.`);
+  const usdc = usdcSetting ? getAddress(usdcSetting) : null;
   const rpcUrl = args["rpc-url"] ?? env().RPC_URL ?? known.defaultRpcUrl;
 
   const config = { chain: known.chain, rpcUrl, timeoutMs: 30_000 };
   const publicClient = makePublicClient(config);
+  const walletClient = makeWalletClient(config, key);
   const rpcChainId = await publicClient.getChainId().catch((err: unknown) => {
     throw new UsageError(
       `Cannot reach the RPC at ${rpcUrl} (${err instanceof BaseError ? err.shortMessage : String(err)}).`,
@@ -84,39 +128,63 @@ async function main() {
     throw new UsageError(
       `The deployer ${deployer} has no gas money on ${known.chain.name}: fund it from a faucet first.`,
     );
+  // The escrow is bound to its token forever: refuse an address with no contract behind it.
+  if (wantEscrow && usdc) {
+    const code = await publicClient.getCode({ address: usdc });
+    if (!code || code === "0x")
+      throw new UsageError(`There is no contract at USDC ${usdc} on ${known.chain.name}.`);
+  }
 
-  console.error(`Deploying ReputationRegistry on ${known.chain.name} (${known.chain.id})`);
+  console.error(`Deploying on ${known.chain.name} (${known.chain.id})`);
   console.error(
-    `  deployer/owner ${deployer} (${formatEther(gas)} ${known.chain.nativeCurrency.symbol})`,
+    `  deployer       ${deployer} (${formatEther(gas)} ${known.chain.nativeCurrency.symbol})`,
   );
-  console.error(`  attestor       ${attestor}`);
-  const hash = await makeWalletClient(config, key).deployContract({
-    abi: reputationRegistryAbi,
-    bytecode: reputationRegistryBytecode,
-    args: [attestor],
-  });
-  console.error(`  tx             ${explorerTxUrl(known, hash) ?? hash}`);
-  const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: 180_000 });
-  if (receipt.status !== "success" || !receipt.contractAddress)
-    throw new Error(`the deployment reverted (tx ${hash})`);
-  const registry = getAddress(receipt.contractAddress);
-  const onChainAttestor = await publicClient.readContract({
-    address: registry,
-    abi: reputationRegistryAbi,
-    functionName: "attestor",
-  });
-  if (!isAddressEqual(onChainAttestor, attestor))
-    throw new Error(`the registry reports attestor ${onChainAttestor}, expected ${attestor}`);
+  if (wantRegistry) console.error(`  attestor       ${attestor}`);
+  if (wantEscrow) console.error(`  USDC           ${usdc}`);
 
-  console.error(`\nDeployed at ${explorerAddressUrl(known, registry) ?? registry}`);
-  console.error("Set these in the app's environment:\n");
+  let registry: Address | undefined;
+  if (wantRegistry) {
+    registry = await deploy(known, publicClient, walletClient, "ReputationRegistry", {
+      abi: reputationRegistryAbi,
+      bytecode: reputationRegistryBytecode,
+      args: [attestor],
+    });
+    const onChainAttestor = await publicClient.readContract({
+      address: registry,
+      abi: reputationRegistryAbi,
+      functionName: "attestor",
+    });
+    if (!isAddressEqual(onChainAttestor, attestor))
+      throw new Error(`the registry reports attestor ${onChainAttestor}, expected ${attestor}`);
+  }
+  let escrow: Address | undefined;
+  if (wantEscrow && usdc) {
+    escrow = await deploy(known, publicClient, walletClient, "MilestoneEscrow", {
+      abi: milestoneEscrowAbi,
+      bytecode: milestoneEscrowBytecode,
+      args: [usdc],
+    });
+    const onChainUsdc = await publicClient.readContract({
+      address: escrow,
+      abi: milestoneEscrowAbi,
+      functionName: "usdc",
+    });
+    if (!isAddressEqual(onChainUsdc, usdc))
+      throw new Error(`the escrow reports USDC ${onChainUsdc}, expected ${usdc}`);
+  }
+
+  console.error("\nSet these in the app's environment:\n");
   // The env lines go to stdout alone, so `… >> .env` works.
   console.log(`CHAIN=${name}`);
-  console.log(`REPUTATION_REGISTRY_ADDRESS=${registry}`);
+  if (registry) console.log(`REPUTATION_REGISTRY_ADDRESS=${registry}`);
+  if (escrow) console.log(`ESCROW_ADDRESS=${escrow}`);
   if (args["rpc-url"]) console.log(`# RPC_URL=${rpcUrl}`);
-  console.log(`# USDC on ${known.chain.name} is built in; set USDC_ADDRESS only to override it:`);
-  console.log(`# USDC_ADDRESS=${known.usdc ?? ""}`);
-  if (!isAddressEqual(attestor, deployer))
+  if (env().USDC_ADDRESS) console.log(`USDC_ADDRESS=${usdc}`);
+  else {
+    console.log(`# USDC on ${known.chain.name} is built in; set USDC_ADDRESS only to override it:`);
+    console.log(`# USDC_ADDRESS=${known.usdc ?? ""}`);
+  }
+  if (registry && !isAddressEqual(attestor, deployer))
     console.log(
       `# The attestor is not the deployer: TREASURY_PRIVATE_KEY must be ${attestor}'s key.`,
     );

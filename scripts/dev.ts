@@ -69,11 +69,14 @@ async function localChain(): Promise<Record<string, string>> {
     deployerKey,
     attestor: privateKeyToAccount(deployerKey).address,
   });
-  console.log(`[dev] USDC ${deployment.usdc} · ReputationRegistry ${deployment.registry}`);
+  console.log(
+    `[dev] USDC ${deployment.usdc} · ReputationRegistry ${deployment.registry} · MilestoneEscrow ${deployment.escrow}`,
+  );
   return {
     RPC_URL: rpcUrl,
     USDC_ADDRESS: deployment.usdc,
     REPUTATION_REGISTRY_ADDRESS: deployment.registry,
+    ESCROW_ADDRESS: deployment.escrow,
   };
 }
 

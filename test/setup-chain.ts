@@ -19,5 +19,6 @@ process.env.TREASURY_PRIVATE_KEY = treasuryKey;
 process.env.RELAY_SPONSOR_PRIVATE_KEY = sponsorKey;
 process.env.USDC_ADDRESS = deployment.usdc;
 process.env.REPUTATION_REGISTRY_ADDRESS = deployment.registry;
+process.env.ESCROW_ADDRESS = deployment.escrow;
 resetEnvCache();
 resetChainConfigCache();

@@ -18,6 +18,7 @@ export type ChainConfig = {
   rpcUrl: string;
   usdc: Address | null;
   registry: Address | null;
+  escrow: Address | null;
   treasuryKey: Hex | null;
   treasuryAddress: Address | null;
   sponsorKey: Hex | null;
@@ -33,6 +34,7 @@ export function resolveChainConfig(e: Env = env()): ChainConfig {
   const deployment = isLocal ? readDeploymentFile(localDeploymentFile(dataDir(e))) : null;
   const usdc = e.USDC_ADDRESS ?? known.usdc ?? deployment?.usdc ?? null;
   const registry = e.REPUTATION_REGISTRY_ADDRESS ?? deployment?.registry ?? null;
+  const escrow = e.ESCROW_ADDRESS ?? deployment?.escrow ?? null;
   const treasuryKey =
     (e.TREASURY_PRIVATE_KEY as Hex | undefined) ?? (isLocal ? devAccountKey(0) : null);
   const sponsorKey =
@@ -43,6 +45,7 @@ export function resolveChainConfig(e: Env = env()): ChainConfig {
     rpcUrl: e.RPC_URL ?? known.defaultRpcUrl,
     usdc: usdc ? getAddress(usdc) : null,
     registry: registry ? getAddress(registry) : null,
+    escrow: escrow ? getAddress(escrow) : null,
     treasuryKey,
     treasuryAddress: treasuryKey ? privateKeyToAccount(treasuryKey).address : null,
     sponsorKey,
@@ -74,6 +77,18 @@ export function requireUsdc(config: ChainConfig = chainConfig()): Address {
         : "USDC_ADDRESS is not configured for this chain.",
     );
   return config.usdc;
+}
+
+/** The MilestoneEscrow address, or a 503 telling the operator what is missing. */
+export function requireEscrow(config: ChainConfig = chainConfig()): Address {
+  if (!config.escrow)
+    throw new AppError(
+      "not_configured",
+      config.known.name === "local"
+        ? "The local chain has no escrow deployment yet: start the app with `npm run dev`."
+        : "ESCROW_ADDRESS is not configured for this chain (npm run contracts:deploy prints it).",
+    );
+  return config.escrow;
 }
 
 export function requireTreasury(config: ChainConfig = chainConfig()): Hex {

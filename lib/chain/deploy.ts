@@ -16,6 +16,8 @@ import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
 import { z } from "zod";
 import {
+  milestoneEscrowAbi,
+  milestoneEscrowBytecode,
   mockUsdcAbi,
   mockUsdcBytecode,
   reputationRegistryAbi,
@@ -30,6 +32,8 @@ export interface LocalDeployment {
   chainId: number;
   usdc: Address;
   registry: Address;
+  /** MilestoneEscrow holding deals' USDC (bound to `usdc`). */
+  escrow: Address;
   /** Block of the first deployment transaction: where log scans can start. */
   deployBlock: bigint;
 }
@@ -42,7 +46,7 @@ export const DEFAULT_TREASURY_FUNDING = 1_000_000n * 10n ** 6n;
  * changes the bytecode, the old deployment is replaced instead of silently reused.
  */
 export const ARTIFACTS_HASH: Hex = keccak256(
-  `${mockUsdcBytecode}${reputationRegistryBytecode.slice(2)}`,
+  `${mockUsdcBytecode}${reputationRegistryBytecode.slice(2)}${milestoneEscrowBytecode.slice(2)}`,
 );
 
 const addressSchema = z
@@ -53,6 +57,7 @@ const deploymentFileSchema = z.object({
   chainId: z.number().int().positive(),
   usdc: addressSchema,
   registry: addressSchema,
+  escrow: addressSchema,
   deployBlock: z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)]),
   artifactsHash: z.string().optional(),
 });
@@ -79,7 +84,7 @@ async function confirmed(
   return receipt;
 }
 
-/** Deploys MockUSDC (owner = deployer) and ReputationRegistry(attestor). */
+/** Deploys MockUSDC (owner = deployer), ReputationRegistry(attestor) and MilestoneEscrow(usdc). */
 export async function deployLocalContracts(params: {
   rpcUrl: string;
   deployerKey: Hex;
@@ -108,11 +113,23 @@ export async function deployLocalContracts(params: {
   if (!usdcReceipt.contractAddress || !registryReceipt.contractAddress) {
     throw new Error("deployment receipt has no contract address");
   }
+  // Receipts carry lowercase addresses; checksum them so they compare equal to parsed ones.
+  const usdc = getAddress(usdcReceipt.contractAddress);
+  const escrowReceipt = await confirmed(
+    publicClient,
+    await walletClient.deployContract({
+      abi: milestoneEscrowAbi,
+      bytecode: milestoneEscrowBytecode,
+      args: [usdc],
+    }),
+    "MilestoneEscrow deployment",
+  );
+  if (!escrowReceipt.contractAddress) throw new Error("deployment receipt has no contract address");
   return {
     chainId: chain.id,
-    // Receipts carry lowercase addresses; checksum them so they compare equal to parsed ones.
-    usdc: getAddress(usdcReceipt.contractAddress),
+    usdc,
     registry: getAddress(registryReceipt.contractAddress),
+    escrow: getAddress(escrowReceipt.contractAddress),
     deployBlock: usdcReceipt.blockNumber,
   };
 }
@@ -161,6 +178,7 @@ function writeDeploymentFile(file: string, d: LocalDeployment): void {
     chainId: d.chainId,
     usdc: d.usdc,
     registry: d.registry,
+    escrow: d.escrow,
     deployBlock: Number(d.deployBlock),
     artifactsHash: ARTIFACTS_HASH,
   };
@@ -170,7 +188,7 @@ function writeDeploymentFile(file: string, d: LocalDeployment): void {
   renameSync(tmp, file);
 }
 
-/** Deploys both contracts with `treasuryKey` as owner and attestor, and mints it USDC. */
+/** Deploys the contracts with `treasuryKey` as owner and attestor, and mints it USDC. */
 export async function deployFundedContracts(p: {
   rpcUrl: string;
   treasuryKey: Hex;
@@ -194,7 +212,7 @@ export async function deployFundedContracts(p: {
 
 /**
  * Returns the local deployment recorded in `deploymentFile` when it is still live on the node
- * (same chain id, same compiled contracts, code at both addresses, same attestor); otherwise
+ * (same chain id, same compiled contracts, code at every address, same attestor); otherwise
  * deploys afresh, funds the treasury, and rewrites the file.
  */
 export async function ensureLocalDeployment(params: {
@@ -240,15 +258,17 @@ async function isLive(
   if (d.artifactsHash !== ARTIFACTS_HASH) return false;
   const client = makePublicClient({ chain: { ...anvil, id: d.chainId }, rpcUrl });
   if ((await client.getChainId()) !== d.chainId) return false;
-  const [usdcCode, registryCode] = await Promise.all([
-    client.getCode({ address: d.usdc }),
-    client.getCode({ address: d.registry }),
+  const codes = await Promise.all(
+    [d.usdc, d.registry, d.escrow].map((address) => client.getCode({ address })),
+  );
+  if (codes.some((code) => !code || code === "0x")) return false;
+  const [current, escrowToken] = await Promise.all([
+    client.readContract({
+      address: d.registry,
+      abi: reputationRegistryAbi,
+      functionName: "attestor",
+    }),
+    client.readContract({ address: d.escrow, abi: milestoneEscrowAbi, functionName: "usdc" }),
   ]);
-  if (!usdcCode || usdcCode === "0x" || !registryCode || registryCode === "0x") return false;
-  const current = await client.readContract({
-    address: d.registry,
-    abi: reputationRegistryAbi,
-    functionName: "attestor",
-  });
-  return isAddressEqual(current, attestor);
+  return isAddressEqual(current, attestor) && isAddressEqual(escrowToken, d.usdc);
 }

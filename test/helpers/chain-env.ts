@@ -15,6 +15,7 @@ export type ChainEnv = Partial<
     | "RPC_URL"
     | "USDC_ADDRESS"
     | "REPUTATION_REGISTRY_ADDRESS"
+    | "ESCROW_ADDRESS"
     | "TREASURY_PRIVATE_KEY"
     | "TX_RECEIPT_TIMEOUT_SECONDS"
     | "RELAY_PROVIDER"
@@ -77,6 +78,7 @@ export async function startOwnChain(opts: { chainId?: number; stateFile?: string
     RPC_URL: anvil.rpcUrl,
     USDC_ADDRESS: deployment.usdc,
     REPUTATION_REGISTRY_ADDRESS: deployment.registry,
+    ESCROW_ADDRESS: deployment.escrow,
     TREASURY_PRIVATE_KEY: treasuryKey,
   });
   return { anvil, deployment, treasuryKey, treasury, restore };
