@@ -102,3 +102,11 @@ export async function setProfileType(
     .returning();
   return row ?? null;
 }
+
+/** Sign-out: bumps the session version, so every session token issued so far stops working. */
+export async function revokeSessions(db: DbOrTx, userId: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: sql`now()` })
+    .where(eq(users.id, userId));
+}

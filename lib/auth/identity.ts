@@ -71,6 +71,14 @@ export function usesDevIdentityProvider(config: IdentityConfig, e: Env = env()):
   return devIdpEnabled(e) && config.jwksUrl === devIdpJwksUrl(e);
 }
 
+/**
+ * True for a provider whose claims prove nothing beyond the e-mail typed into a form: the
+ * dev provider, however its keys are reached (its tokens always carry the dev audience).
+ */
+export function isDevProvider(config: IdentityConfig, e: Env = env()): boolean {
+  return config.audience === DEV_IDP_AUDIENCE || usesDevIdentityProvider(config, e);
+}
+
 // Fetch failures are the provider's problem, not the token's: 503, retry is safe.
 function isKeyFetchFailure(err: unknown): boolean {
   if (!(err instanceof errors.JOSEError)) return true; // fetch() network errors (TypeError)
@@ -164,5 +172,11 @@ export async function verifyIdentityToken(
     }
     throw err;
   }
+  // jose checks nbf and exp against the clock but iat only with maxTokenAge: a token
+  // "issued" in the future is as wrong as one not valid yet (a skewed or forging issuer).
+  if (typeof payload.iat === "number" && payload.iat > nowSeconds() + CLOCK_TOLERANCE_SECONDS)
+    throw invalidToken("The identity token was issued in the future.");
   return identityFrom(payload, config);
 }
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);

@@ -3,7 +3,8 @@ import { authSecret } from "@/lib/auth/secret";
 import { env, isProduction } from "@/lib/env";
 
 // Session tokens are next-auth JWTs (encrypted with a key derived from the auth secret,
-// via next-auth's own encode/decode) carrying the user id as `sub`. The same token is the
+// via next-auth's own encode/decode) carrying the user id as `sub` and the user's session
+// version as `sv`: sign-out increments the version, which revokes every token issued before. The same token is the
 // httpOnly cookie for the browser and the `Authorization: Bearer` credential for third
 // parties. next-auth's route handler is not mounted: its /api/auth/[...nextauth] catch-all
 // would shadow the contract's /api/auth/session|me|role, and encode/decode is all we need.
@@ -16,19 +17,32 @@ export const SESSION_COOKIE = "milestone.session-token";
 
 export type SessionToken = { token: string; expiresAt: Date };
 
-export async function createSessionToken(userId: string): Promise<SessionToken> {
+/** A session token for the user at its current session version (users.session_version). */
+export async function createSessionToken(
+  userId: string,
+  sessionVersion = 0,
+): Promise<SessionToken> {
   const maxAge = env().SESSION_MAX_AGE_SECONDS;
   // encode() sets exp = now + maxAge (in whole seconds); report the same instant.
   const expiresAt = new Date((Math.floor(Date.now() / 1000) + maxAge) * 1000);
-  const token = await encode({ token: { sub: userId }, secret: authSecret(), maxAge });
+  const token = await encode({
+    token: { sub: userId, sv: sessionVersion },
+    secret: authSecret(),
+    maxAge,
+  });
   return { token, expiresAt };
 }
 
-/** The user id in a session token, or null when it is forged, expired or malformed. */
-export async function readSessionToken(token: string): Promise<string | null> {
+export type SessionClaims = { userId: string; sessionVersion: number };
+
+/** The user id and session version in a token, or null when it is forged, expired or malformed. */
+export async function readSessionToken(token: string): Promise<SessionClaims | null> {
   try {
     const payload = await decode({ token, secret: authSecret() });
-    return typeof payload?.sub === "string" ? payload.sub : null;
+    if (typeof payload?.sub !== "string") return null;
+    const sv = payload.sv ?? 0;
+    if (typeof sv !== "number" || !Number.isInteger(sv)) return null;
+    return { userId: payload.sub, sessionVersion: sv };
   } catch {
     return null;
   }

@@ -1,7 +1,12 @@
 import type { DbOrTx } from "@/db/client";
 import { linkIdentityWallet, upsertUserByIdentity } from "@/db/queries/users";
 import type { ProfileType, User } from "@/db/schema";
-import { type IdentityConfig, identityConfig, verifyIdentityToken } from "@/lib/auth/identity";
+import {
+  type IdentityConfig,
+  identityConfig,
+  isDevProvider,
+  verifyIdentityToken,
+} from "@/lib/auth/identity";
 import { createSessionToken, type SessionToken } from "@/lib/auth/session";
 
 // POST /api/auth/session's domain step: identity token → user → session token.
@@ -11,7 +16,9 @@ export type SignInResult = { user: User; session: SessionToken };
 /**
  * Verifies the identity token before writing anything, upserts the user by (issuer,
  * subject), records a wallet the token delivers when the user has none and nobody else
- * holds it (never failing the login over it), and issues a session token.
+ * holds it (never failing the login over it), and issues a session token. The dev
+ * provider's wallet claim is ignored: it signs whatever the caller asks for, so there a
+ * wallet is proven only by a signature (POST /api/auth/wallet).
  */
 export async function signIn(
   db: DbOrTx,
@@ -25,10 +32,11 @@ export async function signIn(
     email: identity.email,
     profileType: p.profileType ?? "creator",
   });
-  if (identity.walletAddress && !user.walletAddress) {
+  const trustsWalletClaim = !isDevProvider(config);
+  if (trustsWalletClaim && identity.walletAddress && !user.walletAddress) {
     user =
       (await linkIdentityWallet(db, { userId: user.id, walletAddress: identity.walletAddress })) ??
       user;
   }
-  return { user, session: await createSessionToken(user.id) };
+  return { user, session: await createSessionToken(user.id, user.sessionVersion) };
 }

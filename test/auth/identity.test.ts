@@ -1,8 +1,11 @@
-import { createPublicKey } from "node:crypto";
+import { createPublicKey, randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { exportSPKI, generateKeyPair, SignJWT } from "jose";
-import { privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as sessionPOST } from "@/app/api/auth/session/route";
+import { getDb } from "@/db/client";
+import { users } from "@/db/schema";
 import { type IdentityConfig, verifyIdentityToken } from "@/lib/auth/identity";
 import { resetEnvCache } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -98,6 +101,16 @@ describe("POST /api/auth/session with an external provider", () => {
       "ERR_JWT_CLAIM_VALIDATION_FAILED",
     ],
     [
+      "a token not valid for another minute (nbf beyond the 30 s clock tolerance)",
+      () => idp.token({ nbf: nowSeconds() + 60 }),
+      "ERR_JWT_CLAIM_VALIDATION_FAILED",
+    ],
+    [
+      "a token issued a minute in the future (iat beyond the 30 s clock tolerance)",
+      () => idp.token({ iat: nowSeconds() + 60 }),
+      null,
+    ],
+    [
       "a wrong issuer",
       () => idp.token({ iss: "https://evil.example.test/" }),
       "ERR_JWT_CLAIM_VALIDATION_FAILED",
@@ -149,15 +162,54 @@ describe("POST /api/auth/session with an external provider", () => {
     expect(((err as AppError).cause as { code?: string } | undefined)?.code ?? null).toBe(reason);
   });
 
-  it("accepts small clock skew (a token that expired 10 s ago)", async () => {
-    const res = await login(await idp.token({ exp: nowSeconds() - 10 }));
-    expect(res.status).toBe(200);
+  it("accepts small clock skew (expired 10 s ago, issued or valid from 10 s ahead)", async () => {
+    for (const token of [
+      await idp.token({ exp: nowSeconds() - 10 }),
+      await idp.token({ iat: nowSeconds() + 10 }),
+      await idp.token({ nbf: nowSeconds() + 10 }),
+    ])
+      expect((await login(token)).status).toBe(200);
   });
 
   it("fetches the JWKS once and caches it", async () => {
     const before = idp.fetches();
     for (let i = 0; i < 3; i++) expect((await login(await idp.token())).status).toBe(200);
     expect(idp.fetches()).toBe(before);
+  });
+});
+
+// A real provider vouches for the wallet it puts in the token (its own login proved it), so
+// that wallet is linked on login; the dev provider's is not (test/auth/session.test.ts).
+describe("a wallet in an external provider's identity token", () => {
+  const wallet = () => privateKeyToAccount(generatePrivateKey()).address;
+  const loginWith = async (sub: string, address: string) =>
+    login(await idp.token({ sub, claims: { wallet_address: address.toLowerCase() } }));
+
+  it("is linked on login (walletSource identity_token)", async () => {
+    const address = wallet();
+    const res = await loginWith(`w-${randomUUID()}`, address);
+    expect(res.status).toBe(200);
+    expect(res.body.user.walletAddress).toBe(address);
+    const db = await getDb();
+    const [row] = await db.select().from(users).where(eq(users.id, res.body.user.id));
+    expect(row?.walletSource).toBe("identity_token");
+  });
+
+  it("that belongs to someone else does not fail the login and is not linked", async () => {
+    const address = wallet();
+    await loginWith(`w-${randomUUID()}`, address);
+    const res = await loginWith(`w-${randomUUID()}`, address);
+    expect(res.status).toBe(200);
+    expect(res.body.user.walletAddress).toBeNull();
+  });
+
+  it("does not replace a wallet the user already has", async () => {
+    const sub = `w-${randomUUID()}`;
+    const first = wallet();
+    const before = await loginWith(sub, first);
+    const again = await loginWith(sub, wallet());
+    expect(again.body.user.id).toBe(before.body.user.id);
+    expect(again.body.user.walletAddress).toBe(first);
   });
 });
 

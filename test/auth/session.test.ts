@@ -145,44 +145,80 @@ describe("POST /api/auth/session request errors", () => {
   });
 });
 
-describe("DELETE /api/auth/session", () => {
+describe("DELETE /api/auth/session (sign-out)", () => {
+  const signOut = (credentials: { token?: string; cookie?: string }) =>
+    call(sessionDELETE, { method: "DELETE", ...credentials });
+  const me = (credentials: { token?: string; cookie?: string }) => call(meGET, credentials);
+
   it("clears the cookie", async () => {
     const { cookie } = await signIn();
-    const res = await call(sessionDELETE, { method: "DELETE", cookie });
+    const res = await signOut({ cookie });
     expect(res.status).toBe(200);
+    expect(res.body).toEqual({ signedOut: true });
     const set = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE_NAME}=`));
     expect(set).toMatch(/^milestone\.session-token=;/);
     expect(set).toMatch(/Max-Age=0/);
     expect(set).toMatch(/HttpOnly/);
   });
+
+  it("signing out in the browser (cookie) revokes the same session's bearer token", async () => {
+    const { token, cookie } = await signIn();
+    expect((await me({ token })).status).toBe(200);
+    expect((await signOut({ cookie })).status).toBe(200);
+    for (const credentials of [{ token }, { cookie }]) {
+      const res = await me(credentials);
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe("invalid_token");
+    }
+  });
+
+  it("signing out with the bearer token revokes it, and every other session of the user", async () => {
+    const email = uniqueEmail("sign-out");
+    const first = await signIn({ email });
+    const second = await signIn({ email });
+    expect((await signOut({ token: first.token })).status).toBe(200);
+    for (const token of [first.token, second.token])
+      expect((await me({ token })).body.error.code).toBe("invalid_token");
+    // Signing in again starts a new session that works.
+    const third = await signIn({ email });
+    expect(third.user.id).toBe(first.user.id);
+    expect((await me({ token: third.token })).status).toBe(200);
+  });
+
+  it("with no session, or one already revoked, still answers 200 and clears the cookie", async () => {
+    const { token } = await signIn();
+    expect((await signOut({ token })).status).toBe(200);
+    for (const res of [
+      await signOut({}),
+      await signOut({ token }),
+      await signOut({ cookie: `${SESSION_COOKIE_NAME}=${token}` }),
+    ]) {
+      expect(res.status).toBe(200);
+      expect(setCookieValue(res.headers)).toBe("");
+    }
+  });
+
+  it("a cross-site sign-out by cookie is refused (CSRF) and the session lives on", async () => {
+    const { token, cookie } = await signIn();
+    const res = await call(sessionDELETE, {
+      method: "DELETE",
+      cookie,
+      origin: "https://evil.example",
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe("csrf_rejected");
+    expect((await me({ token })).status).toBe(200);
+  });
 });
 
-describe("a wallet in the identity token", () => {
-  it("is linked on login (walletSource identity_token)", async () => {
+describe("a wallet in the dev identity provider's token", () => {
+  it("is not linked: with the dev provider a wallet is proven only by a signature", async () => {
     const account = privateKeyToAccount(generatePrivateKey());
-    const { user } = await signIn({ walletAddress: account.address.toLowerCase() });
-    expect(user.walletAddress).toBe(account.address);
-    const db = await getDb();
-    const [row] = await db.select().from(users).where(eq(users.id, user.id));
-    expect(row?.walletSource).toBe("identity_token");
-  });
-
-  it("that belongs to someone else does not fail the login and is not linked", async () => {
-    const account = privateKeyToAccount(generatePrivateKey());
-    await signIn({ walletAddress: account.address });
     const { user } = await signIn({ walletAddress: account.address });
     expect(user.walletAddress).toBeNull();
-  });
-
-  it("does not replace a wallet the user already has", async () => {
-    const first = privateKeyToAccount(generatePrivateKey());
-    const email = `keep-${Date.now()}@example.test`;
-    const { user } = await signIn({ email, walletAddress: first.address });
-    const again = await signIn({
-      email,
-      walletAddress: privateKeyToAccount(generatePrivateKey()).address,
-    });
-    expect(again.user.id).toBe(user.id);
-    expect(again.user.walletAddress).toBe(first.address);
+    const db = await getDb();
+    const [row] = await db.select().from(users).where(eq(users.id, user.id));
+    expect(row?.walletAddress).toBeNull();
+    expect(row?.walletSource).toBeNull();
   });
 });

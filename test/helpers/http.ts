@@ -1,5 +1,7 @@
 // Calls a real route handler the way Next does: a Request plus a context whose params
-// is a Promise. Returns the status, the parsed JSON body and the headers.
+// is a Promise. Returns the status, the parsed JSON body and the headers. A write sent
+// with the session cookie carries the app's own Origin, as a browser's fetch does (the
+// CSRF check in lib/auth/caller.ts needs it); `origin` overrides it, null omits it.
 
 type Handler = (
   req: Request,
@@ -16,7 +18,11 @@ export type CallOptions = {
   cookie?: string;
   headers?: Record<string, string>;
   params?: Record<string, string>;
+  /** The Origin header; default: this app's origin on cookie-authenticated writes. */
+  origin?: string | null;
 };
+
+export const TEST_ORIGIN = "http://localhost";
 
 export type CallResult<T = any> = { status: number; body: T; headers: Headers; response: Response };
 
@@ -33,7 +39,11 @@ export async function call<T = any>(
   if (opts.token) headers.set("authorization", `Bearer ${opts.token}`);
   if (opts.cookie) headers.set("cookie", opts.cookie);
   const method = opts.method ?? (payload === undefined ? "GET" : "POST");
-  const req = new Request(`http://localhost${opts.path ?? "/"}`, {
+  const write = !["GET", "HEAD", "OPTIONS"].includes(method.toUpperCase());
+  if (opts.origin) headers.set("origin", opts.origin);
+  else if (opts.origin === undefined && opts.cookie && write && !headers.has("origin"))
+    headers.set("origin", TEST_ORIGIN);
+  const req = new Request(`${TEST_ORIGIN}${opts.path ?? "/"}`, {
     method,
     headers,
     body: payload,

@@ -20,6 +20,8 @@ export type TokenOptions = {
   /** Seconds since the epoch; null omits the claim. Default: in 5 minutes. */
   exp?: number | null;
   nbf?: number;
+  /** Seconds since the epoch. Default: now. */
+  iat?: number;
   claims?: Record<string, unknown>;
 };
 
@@ -71,7 +73,7 @@ export async function startTestIdp(): Promise<TestIdp> {
       .setIssuer(o.iss ?? issuer)
       .setAudience(o.aud ?? audience)
       .setSubject(o.sub ?? `subject-${randomUUID()}`)
-      .setIssuedAt();
+      .setIssuedAt(o.iat);
     if (o.exp !== null) jwt.setExpirationTime(o.exp ?? nowSeconds() + 300);
     if (o.nbf !== undefined) jwt.setNotBefore(o.nbf);
     return jwt.sign(o.key ?? keys[alg].privateKey);

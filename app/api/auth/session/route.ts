@@ -1,8 +1,11 @@
 import { getDb } from "@/db/client";
+import { revokeSessions } from "@/db/queries/users";
+import { optionalUser } from "@/lib/auth/caller";
 import { sessionBody } from "@/lib/auth/schemas";
 import { clearedSessionCookie, sessionCookie } from "@/lib/auth/session";
 import { signIn } from "@/lib/auth/sign-in";
 import { toUserJson } from "@/lib/auth/users";
+import { AppError } from "@/lib/errors";
 import { route } from "@/lib/http";
 
 // POST /api/auth/session – verify an identity token, upsert the user, start a session
@@ -14,7 +17,22 @@ export const POST = route({ body: sessionBody }, async ({ body }) => {
   );
 });
 
-// DELETE /api/auth/session – sign out: clear the session cookie
-export const DELETE = route({}, async () =>
-  Response.json({ signedOut: true }, { headers: { "set-cookie": clearedSessionCookie() } }),
-);
+// Signing out with a token that no longer works is already done: not an error.
+async function signingOutUser(req: Request) {
+  try {
+    return await optionalUser(req);
+  } catch (err) {
+    if (err instanceof AppError && err.code === "invalid_token") return null;
+    throw err;
+  }
+}
+
+// DELETE /api/auth/session – sign out: revoke every session token of the caller (bearer or
+// cookie) and clear the cookie
+export const DELETE = route({ auth: signingOutUser }, async ({ user }) => {
+  if (user) await revokeSessions(await getDb(), user.id);
+  return Response.json(
+    { signedOut: true },
+    { headers: { "set-cookie": clearedSessionCookie(), "cache-control": "no-store" } },
+  );
+});
