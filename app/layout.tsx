@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { DemoIdentityBanner } from "@/components/demo-identity-banner";
 import { SessionProvider } from "@/components/session-provider";
 import { SiteHeader } from "@/components/site-header";
 import { WalletRoot } from "@/components/wallet/wallet-root";
@@ -19,6 +20,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       <body>
         <SessionProvider>
           <WalletRoot>
+            <DemoIdentityBanner />
             <SiteHeader />
             <main className="container">{children}</main>
           </WalletRoot>

@@ -63,12 +63,8 @@ export function SignInPanel({ mode, next }: { mode: SignInMode; next: string | n
     try {
       let idToken = String(form.get("idToken") ?? "").trim();
       if (mode === "dev") {
-        const wallet = String(form.get("walletAddress") ?? "").trim();
         const res = await apiFetch<{ idToken: string }>("/api/dev/id-token", {
-          body: {
-            email: String(form.get("email") ?? "").trim(),
-            ...(wallet ? { walletAddress: wallet } : {}),
-          },
+          body: { email: String(form.get("email") ?? "").trim() },
         });
         idToken = res.idToken;
       }
@@ -128,18 +124,13 @@ export function SignInPanel({ mode, next }: { mode: SignInMode; next: string | n
           {mode === "dev" ? (
             <>
               <p className="muted small">
-                Development sign-in: the built-in identity provider issues a token for any e-mail
-                address. Production deployments use a real provider.
+                Demo sign-in: the built-in identity provider issues a token for any e-mail address.
+                Production deployments use a real provider. Link a payout wallet afterwards on the
+                Wallet page, by signing a message with it.
               </p>
               <label>
                 E-mail
                 <input name="email" type="email" required autoComplete="email" />
-              </label>
-              <label>
-                <span>
-                  Wallet address <span className="muted small">(optional)</span>
-                </span>
-                <input name="walletAddress" placeholder="0x…" pattern="0x[0-9a-fA-F]{40}" />
               </label>
             </>
           ) : (

@@ -132,10 +132,14 @@ export function appUrl(e: Env = env()): string {
   return (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
 }
 
-/** The dev identity provider: on by default in the embedded setup and outside production. */
+/**
+ * The dev identity provider (anyone can sign in as any e-mail): on by default under
+ * `next dev` and in tests; under `next start` only when DEV_IDP_ENABLED says so, the
+ * embedded production build included.
+ */
 export function devIdpEnabled(e: Env = env()): boolean {
   if (e.DEV_IDP_ENABLED !== undefined) return e.DEV_IDP_ENABLED;
-  return !isProduction(e) || isEmbedded(e);
+  return !isProduction(e);
 }
 
 /**
@@ -157,12 +161,10 @@ export function productionProblems(e: Env = env()): string[] {
       );
   }
   if (!devIdpEnabled(e)) {
-    if (!e.IDP_JWKS_URL)
-      problems.push("IDP_JWKS_URL is required when the dev identity provider is off");
-    if (!e.IDP_ISSUER)
-      problems.push("IDP_ISSUER is required when the dev identity provider is off");
-    if (!e.IDP_AUDIENCE)
-      problems.push("IDP_AUDIENCE is required when the dev identity provider is off");
+    const orDemo = " (or DEV_IDP_ENABLED=1 for a demo: anyone can then sign in as anyone)";
+    if (!e.IDP_JWKS_URL) problems.push(`IDP_JWKS_URL is required in production${orDemo}`);
+    if (!e.IDP_ISSUER) problems.push(`IDP_ISSUER is required in production${orDemo}`);
+    if (!e.IDP_AUDIENCE) problems.push(`IDP_AUDIENCE is required in production${orDemo}`);
   }
   if (e.AI_BASE_URL && !e.AI_MODEL) problems.push("AI_MODEL is required when AI_BASE_URL is set");
   if (e.RELAY_PROVIDER === "gelato" && (!e.RELAY_API_URL || !e.RELAY_API_KEY))

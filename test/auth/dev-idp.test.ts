@@ -2,23 +2,36 @@ import { statSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { decodeProtectedHeader } from "jose";
+import { renderToStaticMarkup } from "react-dom/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { POST as sessionPOST } from "@/app/api/auth/session/route";
 import { POST as idTokenPOST } from "@/app/api/dev/id-token/route";
 import { GET as jwksGET } from "@/app/api/dev/jwks/route";
+import { DemoIdentityBanner } from "@/components/demo-identity-banner";
 import { DEV_IDP_AUDIENCE, devIdpIssuer, devIdpKeyFile } from "@/lib/auth/dev-idp";
 import { identityConfig, verifyIdentityToken } from "@/lib/auth/identity";
 import { authSecretFile } from "@/lib/auth/secret";
-import { resetEnvCache } from "@/lib/env";
+import { childEnv, resetEnvCache } from "@/lib/env";
 import { devIdToken, signIn, uniqueEmail } from "../helpers/auth";
 import { call } from "../helpers/http";
 
 // The dev identity provider: /api/dev/id-token and /api/dev/jwks.
 
+const testNodeEnv = process.env.NODE_ENV;
+
 afterEach(() => {
   delete process.env.DEV_IDP_ENABLED;
+  (process.env as Record<string, string | undefined>).NODE_ENV = testNodeEnv;
   resetEnvCache();
 });
+
+/** As under `next start`: NODE_ENV=production, DEV_IDP_ENABLED as given. */
+function asNextStart(devIdpEnabled?: string) {
+  (process.env as Record<string, string | undefined>).NODE_ENV = "production";
+  if (devIdpEnabled === undefined) delete process.env.DEV_IDP_ENABLED;
+  else process.env.DEV_IDP_ENABLED = devIdpEnabled;
+  resetEnvCache();
+}
 
 describe("dev identity provider", () => {
   it("end to end: POST /api/dev/id-token → POST /api/auth/session", async () => {
@@ -100,5 +113,29 @@ describe("dev identity provider", () => {
     const session = await call(sessionPOST, { body: { idToken } });
     expect(session.status).toBe(503);
     expect(session.body.error.code).toBe("not_configured");
+  });
+
+  it("is off under `next start` (production), the embedded setup included, unless DEV_IDP_ENABLED is set", async () => {
+    asNextStart();
+    expect((await call(idTokenPOST, { body: { email: uniqueEmail() } })).status).toBe(404);
+    expect((await call(jwksGET)).status).toBe(404);
+    expect(renderToStaticMarkup(DemoIdentityBanner())).toBe("");
+
+    asNextStart("1");
+    const token = await call(idTokenPOST, { body: { email: uniqueEmail() } });
+    expect(token.status).toBe(200);
+    expect((await call(jwksGET)).status).toBe(200);
+  });
+
+  it("shows a visible Demo identity banner on every page while it is on", () => {
+    const html = renderToStaticMarkup(DemoIdentityBanner());
+    expect(html).toContain('data-testid="demo-identity-banner"');
+    expect(html).toContain("Demo identity");
+    expect(html).toContain("anyone can sign in as any e-mail address");
+  });
+
+  it("the dev script passes DEV_IDP_ENABLED on to `next start` (npm run dev -- --prod)", () => {
+    process.env.DEV_IDP_ENABLED = "1";
+    expect(childEnv({ PORT: "3100" }).DEV_IDP_ENABLED).toBe("1");
   });
 });

@@ -47,4 +47,20 @@ describe("configuration", () => {
     expect(devIdpEnabled(parseEnv(base))).toBe(false);
     expect(devIdpEnabled(parseEnv({ ...base, DEV_IDP_ENABLED: "true" }))).toBe(true);
   });
+
+  it("the embedded production build (next start on PGlite + local chain) has no dev provider by default either", () => {
+    const embedded = parseEnv({ NODE_ENV: "production" });
+    expect(isEmbedded(embedded)).toBe(true);
+    expect(devIdpEnabled(embedded)).toBe(false);
+    // …so it refuses to start without a real provider, and says how to run a demo.
+    const problems = productionProblems(embedded).join("\n");
+    expect(problems).toContain("IDP_JWKS_URL is required in production");
+    expect(problems).toContain("DEV_IDP_ENABLED=1");
+    const demo = parseEnv({ NODE_ENV: "production", DEV_IDP_ENABLED: "1" });
+    expect(devIdpEnabled(demo)).toBe(true);
+    expect(productionProblems(demo)).toEqual([]);
+    // `next dev` and the tests: on.
+    expect(devIdpEnabled(parseEnv({ NODE_ENV: "development" }))).toBe(true);
+    expect(devIdpEnabled(parseEnv({ NODE_ENV: "test" }))).toBe(true);
+  });
 });
