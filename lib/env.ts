@@ -78,6 +78,12 @@ const schema = z.object({
   RELAY_API_KEY: optional,
 
   DEMO_PASSPHRASE: optional,
+  /**
+   * How many proxies in front of the app append the client's address to X-Forwarded-For
+   * (e.g. 1 behind one load balancer). 0 = none: the header is then the client's own word,
+   * so per-client limits fall back to one bucket shared by everybody.
+   */
+  TRUSTED_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   CRON_SECRET: optional,
 });
 

@@ -1,11 +1,17 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { rateLimits } from "@/db/schema";
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
-// Fixed-window counters in Postgres, so a limit holds across every app process.
+// Fixed-window counters in Postgres, so a limit holds across every app process. An attempt
+// is counted before it is evaluated (one atomic upsert returns the new count), so however
+// many requests arrive at once, at most `limit` of them get past the counter per window.
 
 export type Window = { bucket: string; limit: number; windowMs: number };
+
+/** One counted attempt: the window it was counted in (to hand it back) and the count. */
+export type Reservation = { bucket: string; windowStart: Date; count: number };
 
 function windowStart(windowMs: number, now: number): Date {
   return new Date(Math.floor(now / windowMs) * windowMs);
@@ -15,45 +21,62 @@ function retryAfterSeconds(windowMs: number, now: number): number {
   return Math.max(1, Math.ceil((windowStart(windowMs, now).getTime() + windowMs - now) / 1000));
 }
 
-/** Throws 429 `rate_limited` (with Retry-After) once the bucket has reached its limit. */
-export async function assertUnderLimit(db: DbOrTx, w: Window, now = Date.now()): Promise<void> {
-  const [row] = await db
-    .select({ count: rateLimits.count })
-    .from(rateLimits)
-    .where(
-      and(
-        eq(rateLimits.bucket, w.bucket),
-        eq(rateLimits.windowStart, windowStart(w.windowMs, now)),
-      ),
-    );
-  if (row && row.count >= w.limit) {
-    const retry = retryAfterSeconds(w.windowMs, now);
-    throw new AppError(
-      "rate_limited",
-      `Too many attempts. Try again in ${Math.ceil(retry / 60)} minute(s).`,
-      {
-        headers: { "Retry-After": String(retry) },
-        details: { retryAfterSeconds: retry },
-      },
-    );
-  }
+function rateLimited(w: Window, now: number): AppError {
+  const retry = retryAfterSeconds(w.windowMs, now);
+  return new AppError(
+    "rate_limited",
+    `Too many attempts. Try again in ${Math.ceil(retry / 60)} minute(s).`,
+    { headers: { "Retry-After": String(retry) }, details: { retryAfterSeconds: retry } },
+  );
 }
 
-/** Counts one event in the bucket's current window (an atomic upsert). */
-export async function countEvent(db: DbOrTx, w: Window, now = Date.now()): Promise<number> {
+/**
+ * Counts an attempt in the bucket's current window (an atomic upsert) and throws 429
+ * `rate_limited` (with Retry-After) when it is over the limit. Call it before doing the
+ * work; attempts that should not use up the allowance are handed back with `release`.
+ */
+export async function reserveAttempt(
+  db: DbOrTx,
+  w: Window,
+  now = Date.now(),
+): Promise<Reservation> {
+  const start = windowStart(w.windowMs, now);
   const [row] = await db
     .insert(rateLimits)
-    .values({ bucket: w.bucket, windowStart: windowStart(w.windowMs, now), count: 1 })
+    .values({ bucket: w.bucket, windowStart: start, count: 1 })
     .onConflictDoUpdate({
       target: [rateLimits.bucket, rateLimits.windowStart],
       set: { count: sql`${rateLimits.count} + 1` },
     })
     .returning({ count: rateLimits.count });
-  return row?.count ?? 1;
+  const count = row?.count ?? 1;
+  if (count > w.limit) throw rateLimited(w, now);
+  return { bucket: w.bucket, windowStart: start, count };
 }
 
-/** The client a request comes from, for per-client limits (first proxy hop, else "direct"). */
-export function clientKey(req: Request): string {
-  const forwarded = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return forwarded || req.headers.get("x-real-ip")?.trim() || "direct";
+/** Hands a reserved attempt back (in the window it was counted in). */
+export async function releaseAttempt(db: DbOrTx, r: Reservation): Promise<void> {
+  await db
+    .update(rateLimits)
+    .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
+    .where(and(eq(rateLimits.bucket, r.bucket), eq(rateLimits.windowStart, r.windowStart)));
+}
+
+/**
+ * The client a request comes from, for per-client limits. X-Forwarded-For is believed only
+ * as far as TRUSTED_PROXY hops vouch for it: with N trusted proxies each appending the
+ * address it saw, the client is the N-th entry from the right; entries further left are
+ * whatever the client sent. Without a trusted proxy there is nothing to go on: `next start`
+ * keeps a client's own X-Forwarded-For (and only fills it with the socket address when it
+ * is absent), and route handlers never see the socket — so every client shares one bucket.
+ */
+export function clientKey(req: Request, trustedHops = env().TRUSTED_PROXY): string {
+  if (trustedHops <= 0) return "any-client";
+  const hops = (req.headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
+  const client = hops[hops.length - trustedHops];
+  // Fewer entries than trusted proxies: the request did not come through them all.
+  return client ? `ip:${client.toLowerCase()}` : "unproxied";
 }

@@ -3,17 +3,23 @@ import type { Db } from "@/db/client";
 import { authSecret } from "@/lib/auth/secret";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { assertUnderLimit, countEvent, type Window } from "@/lib/rate-limit";
+import { releaseAttempt, reserveAttempt, type Window } from "@/lib/rate-limit";
 
-// The demo gate: a passphrase held only on the server. Failures are counted in the
-// database per client (10 per 15 minutes), so the limit holds across processes.
+// The demo gate: a passphrase held only on the server. Attempts are counted in the database
+// per client (lib/rate-limit.ts clientKey) before the passphrase is even compared, so at
+// most 10 wrong guesses per 15 minutes are ever evaluated, however many arrive at once and
+// across processes; a right passphrase hands its attempt back. Over the limit, even the
+// right passphrase is refused until the window passes.
 
 export const DEMO_COOKIE = "milestone.demo-unlock";
 const MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
+/** Wrong passphrases evaluated per client and window; further attempts are 429. */
+export const UNLOCK_LIMIT = 10;
+export const UNLOCK_WINDOW_MS = 15 * 60 * 1000;
 const failureWindow = (client: string): Window => ({
   bucket: `demo-unlock:${client}`,
-  limit: 10,
-  windowMs: 15 * 60 * 1000,
+  limit: UNLOCK_LIMIT,
+  windowMs: UNLOCK_WINDOW_MS,
 });
 
 function digest(value: string): Buffer {
@@ -57,14 +63,17 @@ export function unlockCookie(token: string): string {
 }
 
 /** Checks a passphrase for a client; returns the cookie value on success. */
-export async function unlockDemo(db: Db, client: string, passphrase: string): Promise<string> {
+export async function unlockDemo(
+  db: Db,
+  client: string,
+  passphrase: string,
+  now = Date.now(),
+): Promise<string> {
   const expected = env().DEMO_PASSPHRASE;
   if (!expected) throw new AppError("not_found", "There is no demo gate on this deployment.");
-  const window = failureWindow(client);
-  await assertUnderLimit(db, window);
-  if (!passphraseMatches(passphrase, expected)) {
-    await countEvent(db, window);
+  const attempt = await reserveAttempt(db, failureWindow(client), now);
+  if (!passphraseMatches(passphrase, expected))
     throw new AppError("invalid_passphrase", "That passphrase is not right.");
-  }
-  return unlockToken();
+  await releaseAttempt(db, attempt);
+  return unlockToken(now);
 }

@@ -63,4 +63,10 @@ describe("configuration", () => {
     expect(devIdpEnabled(parseEnv({ NODE_ENV: "development" }))).toBe(true);
     expect(devIdpEnabled(parseEnv({ NODE_ENV: "test" }))).toBe(true);
   });
+
+  it("TRUSTED_PROXY is a number of proxy hops, 0 by default", () => {
+    expect(parseEnv({}).TRUSTED_PROXY).toBe(0);
+    expect(parseEnv({ TRUSTED_PROXY: "2" }).TRUSTED_PROXY).toBe(2);
+    expect(() => parseEnv({ TRUSTED_PROXY: "yes" })).toThrow(/TRUSTED_PROXY/);
+  });
 });
