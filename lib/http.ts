@@ -61,17 +61,67 @@ export function invalidRequest(issues: z.core.$ZodIssue[], where: "body" | "quer
 async function parseJsonBody(req: Request): Promise<unknown> {
   const text = await readBody(req);
   if (text.trim() === "") return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new AppError("invalid_json", "The request body is not valid JSON.");
   }
+  assertNoNul(value, "body");
+  return value;
 }
 
 function queryObject(req: Request): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of new URL(req.url).searchParams) out[k] = v;
+  assertNoNul(out, "query");
   return out;
+}
+
+/**
+ * The path (keys) of the first string in `value` that holds a NUL character, or null.
+ * Iterative, with each node pointing at its parent: a 64 KiB body can nest thousands
+ * deep, more than the call stack (or a copied path per node) allows.
+ */
+function nulPath(value: unknown): string[] | null {
+  type Node = { item: unknown; key: string; parent: Node | null };
+  const pathOf = (node: Node | null): string[] => {
+    const keys: string[] = [];
+    for (let n = node; n?.parent; n = n.parent) keys.unshift(n.key);
+    return keys;
+  };
+  const stack: Node[] = [{ item: value, key: "", parent: null }];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    const { item } = node;
+    if (typeof item === "string") {
+      if (item.includes("\u0000")) return pathOf(node);
+    } else if (item && typeof item === "object") {
+      for (const [key, child] of Object.entries(item)) {
+        if (key.includes("\u0000")) return [...pathOf(node), key];
+        stack.push({ item: child, key, parent: node });
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * PostgreSQL refuses NUL in text columns (the query would fail as a 500), and no field of
+ * this API has a use for it: refuse it up front as the caller's error, naming the field.
+ */
+function assertNoNul(value: unknown, where: "body" | "query" | "path"): void {
+  const path = nulPath(value);
+  if (!path) return;
+  const field = path.join(".") || where;
+  throw new AppError(
+    "invalid_request",
+    `The request ${where} is invalid: ${field} contains a NUL character.`,
+    {
+      details: [
+        { path, message: "must not contain a NUL (\\u0000) character", code: "nul_character" },
+      ],
+    },
+  );
 }
 
 function validate<S extends AnySchema>(
@@ -120,6 +170,7 @@ export function route<
   return async (req: Request, ctx?: NextRouteContext): Promise<Response> => {
     try {
       const rawParams = ctx?.params ? await ctx.params : {};
+      assertNoNul(rawParams, "path");
       const params = opts.params ? validate(opts.params, rawParams, "path") : undefined;
       const query = opts.query ? validate(opts.query, queryObject(req), "query") : undefined;
       // Body before auth: a malformed body is the caller's error whoever the caller is,
@@ -138,4 +189,53 @@ export function route<
       return toErrorResponse(err, req);
     }
   };
+}
+
+// ── 405 for the methods a route does not implement ─────────────────────────────────────
+// Next answers an unexported method with an empty 405 and derives OPTIONS from what is
+// exported. Each route.ts instead exports the rest through this helper:
+//   export const { PUT, PATCH, DELETE, HEAD, OPTIONS } = methodNotAllowed(["POST"]);
+// (HEAD is Next's own when GET exists; test/foundation/methods.test.ts checks every route.)
+
+export const ROUTE_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type RouteMethod = (typeof ROUTE_METHODS)[number];
+type ImpliedBy<A extends RouteMethod> = "GET" extends A ? "HEAD" : never;
+type OtherMethods<A extends RouteMethod> = Exclude<RouteMethod, A | ImpliedBy<A>>;
+type PlainHandler = (req: Request) => Response;
+
+/** Marks the handlers methodNotAllowed made (so a test can tell them from real ones). */
+export const METHOD_NOT_ALLOWED = Symbol.for("milestone.methodNotAllowed");
+
+/** The `Allow` header for a route implementing `allowed` (HEAD follows GET; OPTIONS always). */
+export function allowHeader(allowed: readonly RouteMethod[]): string {
+  const set = new Set<string>([...allowed, "OPTIONS"]);
+  if (set.has("GET")) set.add("HEAD");
+  return [...set].sort().join(", ");
+}
+
+/**
+ * Handlers for every method the route does not implement: 405 `method_not_allowed` with
+ * the contract's envelope and `Allow`, plus OPTIONS (204 with the same `Allow`).
+ */
+export function methodNotAllowed<const A extends RouteMethod>(
+  allowed: readonly A[],
+): Record<OtherMethods<A>, PlainHandler> & { OPTIONS: PlainHandler } {
+  const allow = allowHeader(allowed);
+  const refuse: PlainHandler = (req) =>
+    errorResponse(
+      new AppError(
+        "method_not_allowed",
+        `${req.method} is not allowed here. This route accepts ${allow}.`,
+        { headers: { Allow: allow }, details: { allowed: allow.split(", ") } },
+      ),
+    );
+  Object.assign(refuse, { [METHOD_NOT_ALLOWED]: true });
+  const options: PlainHandler = () =>
+    new Response(null, { status: 204, headers: { Allow: allow } });
+  const handlers: Record<string, PlainHandler> = { OPTIONS: options };
+  const implied = (allowed as readonly RouteMethod[]).includes("GET") ? ["HEAD"] : [];
+  for (const method of ROUTE_METHODS)
+    if (!(allowed as readonly string[]).includes(method) && !implied.includes(method))
+      handlers[method] = refuse;
+  return handlers as Record<OtherMethods<A>, PlainHandler> & { OPTIONS: PlainHandler };
 }

@@ -97,4 +97,39 @@ describe("route wrapper", () => {
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe("unauthenticated");
   });
+
+  it("answers a NUL character in the body, query or path with 400 naming the field", async () => {
+    const nul = "\u0000";
+    const body = await call(echo, { body: { name: `a${nul}`, count: 1 }, params: { id } });
+    expect(body.status).toBe(400);
+    expect(body.body.error).toMatchObject({
+      code: "invalid_request",
+      message: "The request body is invalid: name contains a NUL character.",
+      details: [{ path: ["name"], code: "nul_character" }],
+    });
+
+    const withQuery = route({ query: z.object({ q: z.string() }) }, ({ query }) =>
+      Response.json(query),
+    );
+    const query = await call(withQuery, { path: "/?q=a%00b" });
+    expect(query.status).toBe(400);
+    expect(query.body.error.details[0].path).toEqual(["q"]);
+
+    const path = await call(echo, { body: { name: "a", count: 1 }, params: { id: `${id}${nul}` } });
+    expect(path.status).toBe(400);
+    expect(path.body.error.message).toBe(
+      "The request path is invalid: id contains a NUL character.",
+    );
+  });
+
+  it("a deeply nested body is a 400, not a stack overflow", async () => {
+    const depth = 30_000;
+    const rawBody = `{"name":"a","count":1,"deep":${"[".repeat(depth)}${"]".repeat(depth)}}`;
+    const ok = await call(echo, { rawBody, params: { id } });
+    expect(ok.status).toBe(200);
+    const withNul = `{"name":"a","count":1,"deep":${"[".repeat(depth)}"\\u0000"${"]".repeat(depth)}}`;
+    const res = await call(echo, { rawBody: withNul, params: { id } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toHaveLength(depth + 1);
+  });
 });

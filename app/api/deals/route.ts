@@ -2,7 +2,7 @@ import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
 import { createDeal, listDeals } from "@/lib/deals/deals";
 import { createDealBody, dealListQuery } from "@/lib/deals/schemas";
-import { route } from "@/lib/http";
+import { methodNotAllowed, route } from "@/lib/http";
 
 // GET /api/deals – the caller's deals (brand or creator); ?open=1 – open deals to take
 export const GET = route({ auth: requireUser, query: dealListQuery }, async ({ user, query }) => {
@@ -16,3 +16,5 @@ export const POST = route({ auth: requireUser, body: createDealBody }, async ({ 
   const deal = await createDeal(await getDb(), user, body);
   return Response.json({ deal }, { status: 201 });
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["GET", "POST"]);

@@ -1,6 +1,8 @@
 import { appUrl } from "@/lib/env";
-import { route } from "@/lib/http";
+import { methodNotAllowed, route } from "@/lib/http";
 import { openApiDocument } from "@/lib/openapi";
 
 // GET /api/openapi.json – the API description (OpenAPI 3.1)
 export const GET = route({}, () => Response.json(openApiDocument(appUrl())));
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["GET"]);

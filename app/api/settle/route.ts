@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
-import { route, toErrorResponse } from "@/lib/http";
+import { methodNotAllowed, route, toErrorResponse } from "@/lib/http";
 import { idempotencyKeyOf, withIdempotency } from "@/lib/idempotency";
 import { settleBody } from "@/lib/settle/schemas";
 import { settleMilestone } from "@/lib/settle/settle";
@@ -20,3 +20,5 @@ export const POST = route({ auth: requireUser, body: settleBody }, async ({ req,
     },
   );
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["POST"]);

@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
-import { route } from "@/lib/http";
+import { methodNotAllowed, route } from "@/lib/http";
 import { verifyBody, verifyMilestone } from "@/lib/verify/verify-milestone";
 
 // POST /api/verify – verify a milestone's deliverable (either party)
@@ -8,3 +8,5 @@ export const POST = route({ auth: requireUser, body: verifyBody }, async ({ user
   const verdict = await verifyMilestone(await getDb(), user, body.milestoneId);
   return Response.json(verdict);
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["POST"]);

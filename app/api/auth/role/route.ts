@@ -4,7 +4,7 @@ import { requireUser } from "@/lib/auth/caller";
 import { roleBody } from "@/lib/auth/schemas";
 import { toUserJson } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
-import { route } from "@/lib/http";
+import { methodNotAllowed, route } from "@/lib/http";
 
 // POST /api/auth/role – switch the caller's active role (access still follows ownership)
 export const POST = route({ auth: requireUser, body: roleBody }, async ({ user, body }) => {
@@ -15,3 +15,5 @@ export const POST = route({ auth: requireUser, body: roleBody }, async ({ user, 
   if (!updated) throw new AppError("invalid_token", "The session's user no longer exists.");
   return Response.json({ user: toUserJson(updated) });
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["POST"]);

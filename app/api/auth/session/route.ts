@@ -6,7 +6,7 @@ import { clearedSessionCookie, sessionCookie } from "@/lib/auth/session";
 import { signIn } from "@/lib/auth/sign-in";
 import { toUserJson } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
-import { route } from "@/lib/http";
+import { methodNotAllowed, route } from "@/lib/http";
 
 // POST /api/auth/session – verify an identity token, upsert the user, start a session
 export const POST = route({ body: sessionBody }, async ({ body }) => {
@@ -36,3 +36,5 @@ export const DELETE = route({ auth: signingOutUser }, async ({ user }) => {
     { headers: { "set-cookie": clearedSessionCookie(), "cache-control": "no-store" } },
   );
 });
+
+export const { GET, PUT, PATCH, HEAD, OPTIONS } = methodNotAllowed(["POST", "DELETE"]);

@@ -1,10 +1,12 @@
 import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
 import { ensureStarterDeals } from "@/lib/deals/starter";
-import { route } from "@/lib/http";
+import { methodNotAllowed, route } from "@/lib/http";
 
 // POST /api/demo/ensure-deals – seed the three starter deals for the calling brand, once
 export const POST = route({ auth: requireUser }, async ({ user }) => {
   const result = await ensureStarterDeals(await getDb(), user);
   return Response.json(result, { status: result.created > 0 ? 201 : 200 });
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["POST"]);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { unlockCookie, unlockDemo } from "@/lib/demo/unlock";
-import { route } from "@/lib/http";
+import { methodNotAllowed, route } from "@/lib/http";
 import { clientKey } from "@/lib/rate-limit";
 
 const body = z.object({ passphrase: z.string().min(1, "is required").max(500) });
@@ -11,3 +11,5 @@ export const POST = route({ body }, async ({ req, body }) => {
   const token = await unlockDemo(await getDb(), clientKey(req), body.passphrase);
   return Response.json({ unlocked: true }, { headers: { "Set-Cookie": unlockCookie(token) } });
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["POST"]);

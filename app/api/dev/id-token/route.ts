@@ -1,6 +1,6 @@
 import { devOnly, signDevIdToken } from "@/lib/auth/dev-idp";
 import { devIdTokenBody } from "@/lib/auth/schemas";
-import { route } from "@/lib/http";
+import { methodNotAllowed, route } from "@/lib/http";
 
 // POST /api/dev/id-token – the dev identity provider issues an ID token (404 when disabled)
 export const POST = devOnly(
@@ -11,3 +11,5 @@ export const POST = devOnly(
     ),
   ),
 );
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["POST"]);

@@ -1,5 +1,5 @@
 import { devIdpJwks, devOnly } from "@/lib/auth/dev-idp";
-import { route } from "@/lib/http";
+import { methodNotAllowed, route } from "@/lib/http";
 
 // GET /api/dev/jwks – the dev identity provider's public signing keys (404 when disabled)
 export const GET = devOnly(
@@ -7,3 +7,5 @@ export const GET = devOnly(
     Response.json(await devIdpJwks(), { headers: { "cache-control": "public, max-age=60" } }),
   ),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["GET"]);

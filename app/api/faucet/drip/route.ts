@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
 import { addressSchema } from "@/lib/auth/schemas";
 import { dripOnce } from "@/lib/chain/faucet";
-import { route } from "@/lib/http";
+import { methodNotAllowed, route } from "@/lib/http";
 
 const dripBody = z.object({ address: addressSchema });
 
@@ -11,3 +11,5 @@ const dripBody = z.object({ address: addressSchema });
 export const POST = route({ auth: requireUser, body: dripBody }, async ({ user, body }) =>
   Response.json(await dripOnce(await getDb(), user, body.address)),
 );
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["POST"]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { relayStatus } from "@/lib/chain/relay";
-import { route } from "@/lib/http";
+import { methodNotAllowed, route } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 
@@ -15,3 +15,5 @@ const query = z.object({
 
 // GET /api/relay/status – is gasless (relayed) settlement configured for this chain?
 export const GET = route({ query }, ({ query }) => Response.json(relayStatus(query.chainId)));
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["GET"]);

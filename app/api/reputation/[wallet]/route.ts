@@ -2,7 +2,7 @@ import { z } from "zod";
 import { requireUser } from "@/lib/auth/caller";
 import { addressSchema } from "@/lib/auth/schemas";
 import { readReputation } from "@/lib/chain/reputation";
-import { route } from "@/lib/http";
+import { methodNotAllowed, route } from "@/lib/http";
 
 const reputationParams = z.object({ wallet: addressSchema });
 
@@ -12,3 +12,5 @@ export const GET = route({ auth: requireUser, params: reputationParams }, async 
     headers: { "cache-control": "no-store" },
   }),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["GET"]);

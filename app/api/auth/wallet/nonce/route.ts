@@ -2,7 +2,7 @@ import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
 import { walletNonceQuery } from "@/lib/auth/schemas";
 import { issueWalletNonce } from "@/lib/auth/wallet";
-import { route } from "@/lib/http";
+import { methodNotAllowed, route } from "@/lib/http";
 
 // GET /api/auth/wallet/nonce – a one-time nonce (and, given ?address=, the message to sign)
 export const GET = route({ auth: requireUser, query: walletNonceQuery }, async ({ user, query }) =>
@@ -10,3 +10,5 @@ export const GET = route({ auth: requireUser, query: walletNonceQuery }, async (
     headers: { "cache-control": "no-store" },
   }),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["GET"]);

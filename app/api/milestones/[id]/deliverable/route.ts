@@ -2,7 +2,7 @@ import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
 import { submitDeliverable } from "@/lib/deals/milestones";
 import { deliverableBody, idParams } from "@/lib/deals/schemas";
-import { route } from "@/lib/http";
+import { methodNotAllowed, route } from "@/lib/http";
 
 // POST /api/milestones/:id/deliverable – the deal's creator submits a deliverable revision
 export const POST = route(
@@ -12,3 +12,5 @@ export const POST = route(
     return Response.json({ milestone }, { status: 201 });
   },
 );
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["POST"]);
