@@ -1,0 +1,68 @@
+// Response headers for every page and API route (next.config.ts `headers()`).
+// Imported by next.config.ts, so only relative imports here (no "@/" alias there).
+import { chainByName } from "./chain/chains";
+import type { Env } from "./env";
+
+export type SecurityHeaderOptions = {
+  /** `next dev`: React's dev build needs eval, and HMR a websocket. */
+  dev: boolean;
+  /** Origins the browser's wallet code (wagmi/viem) sends JSON-RPC to. */
+  rpcOrigins: string[];
+};
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where the browser sends JSON-RPC (lib/chain/public-info.ts): on the local chain the
+ * node itself (RPC_URL, by default anvil on 127.0.0.1 — any local port, since the dev
+ * script may start anvil on a free one), elsewhere the chain's public endpoint (never
+ * RPC_URL, which may carry a provider's key). These headers are fixed when the app is
+ * built: rebuild after changing CHAIN or a non-local RPC_URL.
+ */
+export function browserRpcOrigins(e: Pick<Env, "CHAIN" | "RPC_URL">): string[] {
+  const known = chainByName(e.CHAIN);
+  if (e.CHAIN !== "local") return [originOf(known.defaultRpcUrl)].filter((o) => o !== null);
+  const configured = originOf(e.RPC_URL ?? known.defaultRpcUrl);
+  const origins = new Set(["http://127.0.0.1:*", "http://localhost:*"]);
+  if (configured) origins.add(configured);
+  return [...origins];
+}
+
+/**
+ * The content security policy. Scripts and styles need 'unsafe-inline': Next inlines its
+ * bootstrap scripts and React its style props, and nonces would make every page dynamic
+ * on a per-request nonce. What the policy does buy: no framing (clickjacking), no plugins,
+ * no <base> or form hijacking, and connections only to this origin and the chain's RPC.
+ */
+export function contentSecurityPolicy(o: SecurityHeaderOptions): string {
+  const directives: Record<string, string[]> = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", "'unsafe-inline'", ...(o.dev ? ["'unsafe-eval'"] : [])],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:", "blob:"],
+    "font-src": ["'self'", "data:"],
+    "connect-src": ["'self'", ...o.rpcOrigins, ...(o.dev ? ["ws:", "wss:"] : [])],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+  };
+  return Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(" ")}`)
+    .join("; ");
+}
+
+export function securityHeaders(o: SecurityHeaderOptions): Array<{ key: string; value: string }> {
+  return [
+    { key: "Content-Security-Policy", value: contentSecurityPolicy(o) },
+    { key: "X-Frame-Options", value: "DENY" },
+    { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+    { key: "X-Content-Type-Options", value: "nosniff" },
+  ];
+}
