@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
-import { getAddress, isAddress } from "viem";
+import { redirect } from "next/navigation";
+import type { Address } from "viem";
 import styles from "@/components/explorer/explorer.module.css";
 import {
   AddressLink,
@@ -15,6 +16,7 @@ import { scorePercent } from "@/components/wallet/format";
 import { chainConfig } from "@/lib/chain/config";
 import { type AddressView, inspectAddress } from "@/lib/chain/inspect";
 import { AppError } from "@/lib/errors";
+import { explorerTarget } from "../../local-only";
 
 type Props = { params: Promise<{ address: string }> };
 
@@ -24,20 +26,30 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 // The local block explorer's address page: USDC balance, reputation, recent transfers.
+// Local chain only; on any other chain it sends the visitor to the chain's own explorer.
 export default async function AddressPage({ params }: Props) {
   const { address } = await params;
-  const config = chainConfig();
-  if (!isAddress(address, { strict: false }))
+  const target = explorerTarget("address", address);
+  if (target.kind === "invalid")
     return (
       <ExplorerProblem title="Not an address">
         An address is 0x followed by 40 hex characters; this page was given{" "}
         <code>{address.slice(0, 80)}</code>.
       </ExplorerProblem>
     );
+  if (target.kind === "public") {
+    if (target.url) redirect(target.url);
+    return (
+      <ExplorerProblem title="No explorer">
+        {target.chainName} has no block explorer configured.
+      </ExplorerProblem>
+    );
+  }
+  const config = chainConfig();
 
   let view: AddressView;
   try {
-    view = await inspectAddress(getAddress(address));
+    view = await inspectAddress(target.value as Address);
   } catch (err) {
     if (err instanceof AppError && err.code === "chain_unavailable")
       return <ExplorerProblem title="The chain node did not answer">{err.message}</ExplorerProblem>;

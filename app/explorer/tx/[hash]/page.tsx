@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { redirect } from "next/navigation";
 import { formatEther, type Hash } from "viem";
 import styles from "@/components/explorer/explorer.module.css";
 import {
@@ -13,6 +14,7 @@ import {
 import { chainConfig } from "@/lib/chain/config";
 import { type DecodedEvent, inspectTransaction, type TxView } from "@/lib/chain/inspect";
 import { AppError } from "@/lib/errors";
+import { explorerTarget } from "../../local-only";
 
 type Props = { params: Promise<{ hash: string }> };
 
@@ -29,20 +31,28 @@ const statusBadge: Record<TxView["status"], { text: string; tone: string }> = {
 };
 
 // The local block explorer's transaction page: status, parties, gas, decoded events.
+// Local chain only; on any other chain it sends the visitor to the chain's own explorer.
 export default async function TransactionPage({ params }: Props) {
   const { hash } = await params;
-  const config = chainConfig();
-  if (!/^0x[0-9a-fA-F]{64}$/.test(hash))
+  const target = explorerTarget("tx", hash);
+  if (target.kind === "invalid")
     return (
       <Problem title="Not a transaction hash">
         A transaction hash is 0x followed by 64 hex characters; this page was given{" "}
         <code>{hash.slice(0, 80)}</code>.
       </Problem>
     );
+  if (target.kind === "public") {
+    if (target.url) redirect(target.url);
+    return (
+      <Problem title="No explorer">{target.chainName} has no block explorer configured.</Problem>
+    );
+  }
+  const config = chainConfig();
 
   let tx: TxView;
   try {
-    tx = await inspectTransaction(hash.toLowerCase() as Hash);
+    tx = await inspectTransaction(target.value as Hash);
   } catch (err) {
     if (err instanceof AppError && err.code === "chain_unavailable")
       return <Problem title="The chain node did not answer">{err.message}</Problem>;
