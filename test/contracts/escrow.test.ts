@@ -29,7 +29,7 @@ import {
   readDeal,
   revertReason,
   startEscrowChain,
-} from "@/test/helpers/escrow";
+} from "@/test/helpers/escrow-chain";
 
 const USDC = 10n ** 6n;
 const DAY = 86_400n;
