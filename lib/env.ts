@@ -167,10 +167,11 @@ export function productionProblems(e: Env = env()): string[] {
       );
   }
   if (!devIdpEnabled(e)) {
-    const orDemo = " (or DEV_IDP_ENABLED=1 for a demo: anyone can then sign in as anyone)";
-    if (!e.IDP_JWKS_URL) problems.push(`IDP_JWKS_URL is required in production${orDemo}`);
-    if (!e.IDP_ISSUER) problems.push(`IDP_ISSUER is required in production${orDemo}`);
-    if (!e.IDP_AUDIENCE) problems.push(`IDP_AUDIENCE is required in production${orDemo}`);
+    const missing = (["IDP_JWKS_URL", "IDP_ISSUER", "IDP_AUDIENCE"] as const).filter((k) => !e[k]);
+    if (missing.length)
+      problems.push(
+        `${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} required in production (your identity provider), or DEV_IDP_ENABLED=1 for a demo where anyone can sign in as anyone`,
+      );
   }
   if (e.AI_BASE_URL && !e.AI_MODEL) problems.push("AI_MODEL is required when AI_BASE_URL is set");
   if (e.RELAY_PROVIDER === "gelato" && (!e.RELAY_API_URL || !e.RELAY_API_KEY))

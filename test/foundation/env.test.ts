@@ -54,7 +54,7 @@ describe("configuration", () => {
     expect(devIdpEnabled(embedded)).toBe(false);
     // …so it refuses to start without a real provider, and says how to run a demo.
     const problems = productionProblems(embedded).join("\n");
-    expect(problems).toContain("IDP_JWKS_URL is required in production");
+    expect(problems).toContain("IDP_JWKS_URL, IDP_ISSUER, IDP_AUDIENCE are required in production");
     expect(problems).toContain("DEV_IDP_ENABLED=1");
     const demo = parseEnv({ NODE_ENV: "production", DEV_IDP_ENABLED: "1" });
     expect(devIdpEnabled(demo)).toBe(true);
