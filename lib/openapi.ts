@@ -37,9 +37,10 @@ export const endpoints: Endpoint[] = [
     path: "/api/auth/session",
     tag: "Auth",
     auth: false,
-    summary: "Sign out (clears the cookie).",
+    summary:
+      "Sign out: revokes every session token of the caller (bearer or cookie; all devices) and clears the cookie.",
     response: "{ signedOut: true }",
-    errors: [],
+    errors: ["403 csrf_rejected (cookie from another site)"],
   },
   {
     method: "GET",
