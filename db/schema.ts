@@ -59,7 +59,19 @@ export const walletNonces = pgTable("wallet_nonces", {
   createdAt: createdAt(),
 });
 
-export const dealStatuses = ["open", "active", "completed", "cancelled"] as const;
+/**
+ * `unfunded` until the escrow holds the budget; `open` = funded, nobody has taken it;
+ * `active` = a creator took it (assigned on-chain); `expired` = past its deadline and grace
+ * with money returned to the brand.
+ */
+export const dealStatuses = [
+  "unfunded",
+  "open",
+  "active",
+  "completed",
+  "cancelled",
+  "expired",
+] as const;
 export type DealStatus = (typeof dealStatuses)[number];
 
 export const deals = pgTable(
@@ -75,11 +87,32 @@ export const deals = pgTable(
     title: text("title").notNull(),
     description: text("description").notNull().default(""),
     platform: text("platform").notNull().default("other"),
-    status: text("status").$type<DealStatus>().notNull().default("open"),
+    status: text("status").$type<DealStatus>().notNull().default("unfunded"),
     minScoreBps: integer("min_score_bps").notNull().default(5000),
     budgetUnits: units("budget_units").notNull(),
     /** Set on the demo starter deals; unique per brand so seeding is idempotent in the database. */
     starterKey: text("starter_key"),
+    /**
+     * The escrow's deadline: unreleased milestones become refundable to the brand after it
+     * plus the contract's grace period. Fixed into the escrow when the deal is funded.
+     */
+    deadlineAt: timestamp("deadline_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now() + interval '30 days'`),
+    // Read from the chain, never from a caller: set when the escrow's deal is verified.
+    escrowChainId: integer("escrow_chain_id"),
+    escrowAddress: text("escrow_address"),
+    /** Who funded the escrow: refunds go to this address. */
+    brandWallet: text("brand_wallet"),
+    fundingTxHash: text("funding_tx_hash"),
+    /** The block of the funding: where log scans for this deal's escrow events start. */
+    fundedBlock: units("funded_block"),
+    fundedAt: timestamp("funded_at", { withTimezone: true }),
+    /** The creator's payout address as recorded on-chain when they took the deal. */
+    creatorWallet: text("creator_wallet"),
+    /** The evaluator's assignCreator transaction (see lib/escrow). */
+    assignTxId: uuid("assign_tx_id").references(() => chainTransactions.id),
+    assignedAt: timestamp("assigned_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -87,7 +120,10 @@ export const deals = pgTable(
     index("deals_brand_id_idx").on(t.brandId),
     index("deals_creator_id_idx").on(t.creatorId),
     uniqueIndex("deals_brand_starter_key").on(t.brandId, t.starterKey),
-    check("deals_status_check", sql`${t.status} in ('open', 'active', 'completed', 'cancelled')`),
+    check(
+      "deals_status_check",
+      sql`${t.status} in ('unfunded', 'open', 'active', 'completed', 'cancelled', 'expired')`,
+    ),
     check("deals_budget_check", sql`${t.budgetUnits} > 0`),
     check("deals_min_score_check", sql`${t.minScoreBps} between 0 and 10000`),
   ],
@@ -100,7 +136,15 @@ export type Requirements = {
   criteria: string[];
 };
 
-export const milestoneStatuses = ["pending", "submitted", "approved", "paid", "rejected"] as const;
+/** `refunded`: its locked money went back to the brand (cancelled or expired deal). */
+export const milestoneStatuses = [
+  "pending",
+  "submitted",
+  "approved",
+  "paid",
+  "rejected",
+  "refunded",
+] as const;
 export type MilestoneStatus = (typeof milestoneStatuses)[number];
 
 export const milestones = pgTable(
@@ -115,6 +159,8 @@ export const milestones = pgTable(
     amountUnits: units("amount_units").notNull(),
     requirements: jsonb("requirements").$type<Requirements>().notNull(),
     dueAt: timestamp("due_at", { withTimezone: true }),
+    /** The escrow refund of this milestone (cancel or expiry), once confirmed on-chain. */
+    refundTxHash: text("refund_tx_hash"),
     status: text("status").$type<MilestoneStatus>().notNull().default("pending"),
     /** The latest deliverable revision (0 = nothing submitted). */
     revision: integer("revision").notNull().default(0),
@@ -131,7 +177,7 @@ export const milestones = pgTable(
     check("milestones_amount_check", sql`${t.amountUnits} > 0`),
     check(
       "milestones_status_check",
-      sql`${t.status} in ('pending', 'submitted', 'approved', 'paid', 'rejected')`,
+      sql`${t.status} in ('pending', 'submitted', 'approved', 'paid', 'rejected', 'refunded')`,
     ),
   ],
 );
@@ -155,6 +201,8 @@ export const deliverables = pgTable(
   (t) => [uniqueIndex("deliverables_milestone_revision_key").on(t.milestoneId, t.revision)],
 );
 
+export type VerdictSource = "model" | "rubric" | "brand_decision";
+
 /** One verifier call per deliverable revision: the unique key stops re-rolling the model. */
 export const verifications = pgTable(
   "verifications",
@@ -169,6 +217,13 @@ export const verifications = pgTable(
     reasoning: text("reasoning").notNull(),
     missing: jsonb("missing").$type<string[]>().notNull(),
     model: text("model").notNull(),
+    source: text("source").$type<VerdictSource>().notNull().default("model"),
+    /**
+     * The verdict record, canonically serialised (see lib/verify/record.ts), and its
+     * keccak256: the hash an escrow release carries on-chain.
+     */
+    record: text("record"),
+    recordHash: text("record_hash"),
     latencyMs: integer("latency_ms").notNull(),
     inputTokens: integer("input_tokens"),
     outputTokens: integer("output_tokens"),
@@ -217,15 +272,8 @@ export const chainTransactions = pgTable(
   ],
 );
 
-export type RelayAuthorization = {
-  from: string;
-  to: string;
-  value: string;
-  validAfter: string;
-  validBefore: string;
-  nonce: string;
-  signature: string;
-};
+/** The evaluator's EIP-712 signature of a release, which a relayer submits (releaseWithSig). */
+export type ReleaseAuthorization = { deadline: string; signature: string };
 
 export const settlementVias = ["direct", "relay"] as const;
 export type SettlementVia = (typeof settlementVias)[number];
@@ -244,18 +292,22 @@ export const settlements = pgTable(
     via: text("via").$type<SettlementVia>().notNull(),
     chainId: integer("chain_id").notNull(),
     recipient: text("recipient").notNull(),
+    /** Paid to the creator. */
     amountUnits: units("amount_units").notNull(),
+    /** The rest of the milestone, returned to the brand by the same release. */
+    refundUnits: units("refund_units").notNull().default(sql`0`),
+    /** The verdict record's hash the release carries on-chain. */
+    verdictHash: text("verdict_hash"),
     scoreBps: integer("score_bps").notNull(),
     revision: integer("revision").notNull(),
     status: text("status").$type<TxStatus>().notNull().default("pending"),
     txHash: text("tx_hash"),
     chainTxId: uuid("chain_tx_id").references(() => chainTransactions.id),
     /**
-     * The EIP-3009 authorization of a relayed settlement (nonce, validity, signature). The
-     * token accepts a nonce once, so resubmitting it can never pay twice; a new one is
-     * signed only after this one has expired unused.
+     * A relayed release's signature. The escrow releases a milestone at most once, so a
+     * renewed signature (after this one's deadline) can never pay twice.
      */
-    relayAuthorization: jsonb("relay_authorization").$type<RelayAuthorization>(),
+    relayAuthorization: jsonb("relay_authorization").$type<ReleaseAuthorization>(),
     relayTaskId: text("relay_task_id"),
     /** Whoever advances the settlement holds this lease; others get settlement_in_progress. */
     leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),

@@ -22,6 +22,7 @@ const statusByCode = {
   wallet_taken: 409,
   wallet_required: 409,
   budget_exceeded: 409,
+  not_funded: 409,
   idempotency_key_reused: 422,
   payload_too_large: 413,
   unsupported_media_type: 415,

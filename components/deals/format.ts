@@ -43,6 +43,8 @@ const platformNames: Record<string, string> = {
 export const platformLabel = (platform: string) => platformNames[platform] ?? platform;
 
 const dealTones: Record<string, BadgeTone> = {
+  unfunded: "neutral",
+  expired: "bad",
   open: "warn",
   active: "info",
   completed: "ok",
@@ -56,6 +58,7 @@ const milestoneTones: Record<string, BadgeTone> = {
   approved: "warn",
   paid: "ok",
   rejected: "bad",
+  refunded: "neutral",
 };
 export const milestoneTone = (status: string): BadgeTone => milestoneTones[status] ?? "neutral";
 

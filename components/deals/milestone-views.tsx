@@ -50,6 +50,11 @@ function timelineSteps(status: MilestoneJson["status"]): Step[] {
         { label: "Rejected", state: "failed" },
         { label: "Resubmit", state: "current" },
       ];
+    case "refunded":
+      return [
+        { label: "Pending", state: "done" },
+        { label: "Refunded to the brand", state: "done" },
+      ];
   }
 }
 

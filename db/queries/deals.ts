@@ -47,7 +47,16 @@ export async function findAcceptableDeal(db: DbOrTx, viewer: Viewer, dealId: str
   const [deal] = await db
     .select()
     .from(deals)
-    .where(and(eq(deals.id, dealId), or(visibleTo(viewer), isNull(deals.inviteEmail))));
+    .where(
+      and(
+        eq(deals.id, dealId),
+        or(
+          visibleTo(viewer),
+          // A taken public offer (so the loser of a race learns why); never an unfunded deal.
+          and(isNull(deals.inviteEmail), sql`${deals.status} <> 'unfunded'`),
+        ),
+      ),
+    );
   return deal;
 }
 

@@ -7,10 +7,12 @@ import {
   listPartyDeals,
   loadDealDetails,
 } from "@/db/queries/deals";
+import { getUserById } from "@/db/queries/users";
 import { type Deal, deals, milestones, type ProfileType, type User } from "@/db/schema";
 import type { CreateDealInput } from "@/lib/deals/schemas";
 import { type DealJson, dealJson } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
+import { assignCreatorOnChain } from "@/lib/escrow/deals";
 import { scoreToBps } from "@/lib/money";
 
 // Deals: a brand creates one with milestones; a creator takes an open one. Access follows
@@ -39,7 +41,38 @@ export async function renderDeal(db: DbOrTx, deal: Deal): Promise<DealJson> {
   return json;
 }
 
-/** A brand creates a deal; its budget is the sum of its milestones. */
+const DEFAULT_DEADLINE_DAYS = 30;
+
+function badDeadline(path: string[], message: string): AppError {
+  return new AppError("invalid_request", "The request body is invalid.", {
+    details: [{ path, message, code: "custom" }],
+  });
+}
+
+/** The escrow deadline: given or defaulted; in the future and not before any due date. */
+function dealDeadline(input: CreateDealInput, now = Date.now()): Date {
+  const day = 24 * 3600 * 1000;
+  const lastDue = Math.max(0, ...input.milestones.map((m) => (m.dueAt ? Date.parse(m.dueAt) : 0)));
+  // Default: 30 days out, or a week after the last due date when that is later.
+  const deadline = input.deadline
+    ? new Date(input.deadline)
+    : new Date(Math.max(now + DEFAULT_DEADLINE_DAYS * day, lastDue + 7 * day));
+  if (deadline.getTime() <= now + 60 * 60 * 1000)
+    throw badDeadline(["deadline"], "must be at least an hour from now");
+  input.milestones.forEach((m, i) => {
+    if (m.dueAt && new Date(m.dueAt).getTime() > deadline.getTime())
+      throw badDeadline(
+        ["milestones", String(i), "dueAt"],
+        "must not be after the deal's deadline",
+      );
+  });
+  return deadline;
+}
+
+/**
+ * A brand creates a deal; its budget is the sum of its milestones. It stays `unfunded`
+ * (invisible to creators) until the escrow holds that budget.
+ */
 export async function createDeal(
   db: Db,
   caller: Caller,
@@ -47,6 +80,7 @@ export async function createDeal(
 ): Promise<DealJson> {
   requireRole(caller, "organization");
   const budgetUnits = input.milestones.reduce((sum, m) => sum + m.amount, 0n);
+  const deadlineAt = dealDeadline(input);
   const deal = await db.transaction(async (tx) => {
     const [created] = await tx
       .insert(deals)
@@ -57,6 +91,7 @@ export async function createDeal(
         platform: input.platform,
         minScoreBps: scoreToBps(input.minScore),
         budgetUnits,
+        deadlineAt,
         inviteEmail: input.creatorEmail?.toLowerCase() ?? null,
       })
       .returning();
@@ -106,10 +141,20 @@ export async function acceptDeal(db: Db, caller: Caller, dealId: string): Promis
   if (!deal) throw notFound("Deal");
   if (deal.brandId === caller.id) throw new AppError("forbidden", "You cannot take your own deal.");
   requireRole(caller, "creator");
-  if (deal.creatorId === caller.id) return renderDeal(db, deal);
+  if (deal.creatorId === caller.id) {
+    // A retry after the on-chain assignment did not finish: finish it.
+    return renderDeal(db, deal.assignedAt ? deal : await assignCreatorOnChain(db, deal));
+  }
+  // The escrow pays only the address recorded when the deal is taken: a proven wallet.
+  const wallet = (await getUserById(db, caller.id))?.walletAddress;
+  if (!wallet)
+    throw new AppError(
+      "wallet_required",
+      "Link a wallet before taking a deal: the escrow pays the address recorded now.",
+    );
   const [taken] = await db
     .update(deals)
-    .set({ creatorId: caller.id, status: "active", updatedAt: new Date() })
+    .set({ creatorId: caller.id, creatorWallet: wallet, status: "active", updatedAt: new Date() })
     .where(
       and(
         eq(deals.id, dealId),
@@ -121,5 +166,6 @@ export async function acceptDeal(db: Db, caller: Caller, dealId: string): Promis
     .returning();
   if (!taken)
     throw new AppError("invalid_state", "This deal has already been taken by another creator.");
-  return renderDeal(db, taken);
+  // Recorded on-chain by the evaluator; from then on the brand can no longer cancel it.
+  return renderDeal(db, await assignCreatorOnChain(db, taken));
 }

@@ -55,6 +55,11 @@ export const createDealBody = z.object({
   platform: z.enum(platforms).default("other"),
   minScore: z.number().min(0).max(1).default(0.5),
   creatorEmail: z.email("must be an e-mail address").max(320).optional(),
+  /**
+   * The escrow's deadline (default: 30 days from now). Unreleased milestones become
+   * refundable to the brand after it plus the contract's 7-day grace period.
+   */
+  deadline: z.iso.datetime({ offset: true, message: "must be an ISO date-time" }).optional(),
   milestones: z.array(milestoneInput).min(1, "add at least one milestone").max(20),
 });
 export type CreateDealInput = z.infer<typeof createDealBody>;
@@ -71,3 +76,20 @@ export const deliverableBody = z.object({
   note: z.string().max(2_000).default(""),
 });
 export type DeliverableInput = z.infer<typeof deliverableBody>;
+
+const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hash");
+const addressString = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed address");
+
+/** The brand reports a funding (or cancel) transaction; it is a hint, the contract decides. */
+export const txHashBody = z.object({ txHash: hex32.optional() });
+
+export const fundingTermsQuery = z.object({ brand: addressString.optional() });
+
+/** A brand's signed EIP-3009 ReceiveWithAuthorization for gasless funding. */
+export const fundingAuthorizationBody = z.object({
+  brand: addressString,
+  validAfter: z.coerce.number().int().min(0).default(0),
+  validBefore: z.coerce.number().int().positive(),
+  signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, "must be a 65-byte hex signature"),
+});
+export type FundingAuthorizationInput = z.infer<typeof fundingAuthorizationBody>;

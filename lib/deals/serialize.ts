@@ -37,7 +37,12 @@ export type SettlementJson = {
   milestoneId: string;
   via: string;
   chainId: number;
+  /** Paid to the creator by the escrow release. */
   amount: string;
+  /** The rest of the milestone, returned to the brand by the same release. */
+  refund: string;
+  /** The verdict record's hash the release carried on-chain. */
+  verdictHash: string | null;
   scoreUsed: number;
   recipient: string;
   txHash: string | null;
@@ -57,6 +62,8 @@ export type MilestoneJson = {
   deliverable: DeliverableJson | null;
   verdict: VerdictJson | null;
   settlement: SettlementJson | null;
+  /** The escrow refund of this milestone (cancelled or expired deal). */
+  refundTxHash: string | null;
 };
 
 type Party = { id: string; email: string; walletAddress: string | null };
@@ -74,11 +81,65 @@ export type DealJson = {
   inviteEmail: string | null;
   /** USDC paid out so far (confirmed settlements), a decimal string. */
   paid: string;
+  escrow: EscrowJson;
   brand: { email: string } | null;
   creator: { email: string; walletAddress: string | null } | null;
   createdAt: string;
   milestones: MilestoneJson[];
 };
+
+/** The deal's money in the escrow (decimal strings, 6 places). */
+export type EscrowJson = {
+  funded: boolean;
+  budget: string;
+  /** Still held by the escrow. */
+  locked: string;
+  /** Paid to the creator. */
+  released: string;
+  /** Returned to the brand (release remainders, cancel, expired milestones). */
+  refunded: string;
+  deadline: string;
+  /** After this instant unreleased milestones are refundable to the brand. */
+  refundableAt: string;
+  chainId: number | null;
+  address: string | null;
+  brandWallet: string | null;
+  creatorWallet: string | null;
+  /** The creator's address is recorded on-chain (the brand can no longer cancel). */
+  creatorAssigned: boolean;
+  fundingTxHash: string | null;
+  fundingExplorerUrl: string | null;
+};
+
+const GRACE_MS = 7 * 24 * 3600 * 1000; // the escrow contract's GRACE_PERIOD
+
+export function escrowJson(deal: Deal, ms: Milestone[], st: Settlement[]): EscrowJson {
+  const confirmed = st.filter((s) => s.status === "confirmed");
+  const released = confirmed.reduce((sum, s) => sum + s.amountUnits, 0n);
+  const refunded =
+    confirmed.reduce((sum, s) => sum + s.refundUnits, 0n) +
+    ms.filter((m) => m.status === "refunded").reduce((sum, m) => sum + m.amountUnits, 0n);
+  const funded = deal.fundedAt !== null;
+  return {
+    funded,
+    budget: unitsToDecimal(deal.budgetUnits),
+    locked: unitsToDecimal(funded ? deal.budgetUnits - released - refunded : 0n),
+    released: unitsToDecimal(released),
+    refunded: unitsToDecimal(refunded),
+    deadline: deal.deadlineAt.toISOString(),
+    refundableAt: new Date(deal.deadlineAt.getTime() + GRACE_MS).toISOString(),
+    chainId: deal.escrowChainId,
+    address: deal.escrowAddress,
+    brandWallet: deal.brandWallet,
+    creatorWallet: deal.creatorWallet,
+    creatorAssigned: deal.assignedAt !== null,
+    fundingTxHash: deal.fundingTxHash,
+    fundingExplorerUrl:
+      deal.fundingTxHash && deal.escrowChainId
+        ? explorerTxUrl(deal.escrowChainId, deal.fundingTxHash)
+        : null,
+  };
+}
 
 export function deliverableJson(d: Deliverable): DeliverableJson {
   return {
@@ -109,6 +170,8 @@ export function settlementJson(s: Settlement): SettlementJson {
     via: s.via,
     chainId: s.chainId,
     amount: unitsToDecimal(s.amountUnits),
+    refund: unitsToDecimal(s.refundUnits),
+    verdictHash: s.verdictHash,
     scoreUsed: bpsToScore(s.scoreBps),
     recipient: s.recipient,
     txHash: s.txHash,
@@ -140,6 +203,7 @@ export function milestoneJson(
     deliverable: deliverable ? deliverableJson(deliverable) : null,
     verdict: verdict ? verdictJson(verdict) : null,
     settlement: related.settlement ? settlementJson(related.settlement) : null,
+    refundTxHash: m.refundTxHash,
   };
 }
 
@@ -156,8 +220,9 @@ export function dealJson(deal: Deal, details: DealDetails): DealJson {
       settlement: details.settlements.find((s) => s.milestoneId === m.id) ?? null,
     }),
   );
-  const paidUnits = details.settlements
-    .filter((s) => s.dealId === deal.id && s.status === "confirmed")
+  const dealSettlements = details.settlements.filter((s) => s.dealId === deal.id);
+  const paidUnits = dealSettlements
+    .filter((s) => s.status === "confirmed")
     .reduce((sum, s) => sum + s.amountUnits, 0n);
   return {
     id: deal.id,
@@ -171,6 +236,7 @@ export function dealJson(deal: Deal, details: DealDetails): DealJson {
     minScore: bpsToScore(deal.minScoreBps),
     inviteEmail: deal.inviteEmail,
     paid: unitsToDecimal(paidUnits),
+    escrow: escrowJson(deal, ms, dealSettlements),
     brand: brand ? { email: brand.email } : null,
     creator: creator
       ? {

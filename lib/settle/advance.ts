@@ -8,8 +8,10 @@ import { chainUnavailable, getChainTransaction, resumeTransaction } from "@/lib/
 import { settlementJson } from "@/lib/deals/serialize";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { findRelease, readEscrowMilestone } from "@/lib/escrow/chain";
+import { MilestoneState } from "@/lib/escrow/onchain";
 import { log } from "@/lib/log";
-import { submitPayment } from "@/lib/settle/payment";
+import { releaseTarget, submitPayment } from "@/lib/settle/payment";
 import { recordSettlementReputation } from "@/lib/settle/reputation";
 
 // Moves one settlement forward to `confirmed`, from wherever it stopped. The caller
@@ -102,10 +104,9 @@ async function followRelayTask(db: Db, s: Settlement): Promise<Settlement> {
   for (;;) {
     const task = await relayer.taskStatus(s.relayTaskId as string);
     if (task.state === "reverted" || task.state === "cancelled")
-      return markFailed(
-        db,
-        s,
-        `relayer task ${task.state}${task.message ? `: ${task.message}` : ""}`,
+      return (
+        (await finishFromEscrow(db, s)) ??
+        markFailed(db, s, `relayer task ${task.state}${task.message ? `: ${task.message}` : ""}`)
       );
     if (task.state === "success" && task.txHash) {
       // Trust the chain, not the relayer: only a successful receipt counts as paid.
@@ -114,7 +115,8 @@ async function followRelayTask(db: Db, s: Settlement): Promise<Settlement> {
         .catch((err) => {
           throw chainUnavailable(err);
         });
-      if (receipt.status !== "success") return markFailed(db, s, "relayed transaction reverted");
+      if (receipt.status !== "success")
+        return (await finishFromEscrow(db, s)) ?? markFailed(db, s, "relayed transaction reverted");
       return markPaid(db, s, task.txHash);
     }
     if (Date.now() > deadline) stillPending(s);
@@ -122,10 +124,39 @@ async function followRelayTask(db: Db, s: Settlement): Promise<Settlement> {
   }
 }
 
+/**
+ * What the escrow says about this settlement's milestone: released (by which transaction),
+ * refunded to the brand (expired: it can no longer be paid), or still locked. Asked before
+ * anything new is sent and after a transaction failed, so that whichever transaction did
+ * the release — ours, a relayer's, an older signature's — is the one recorded.
+ */
+async function escrowOutcome(
+  db: Db,
+  s: Settlement,
+): Promise<{ released: string } | { refunded: true } | null> {
+  const { deal, milestone } = await releaseTarget(db, s);
+  const index = milestone.position;
+  const { state } = await readEscrowMilestone(deal.id, index);
+  if (state === MilestoneState.Refunded) return { refunded: true };
+  if (state !== MilestoneState.Released) return null;
+  const release = await findRelease(deal.id, index, deal.fundedBlock);
+  if (!release) throw new Error(`milestone ${milestone.id} is released but its event is missing`);
+  return { released: release.txHash };
+}
+
+async function finishFromEscrow(db: Db, s: Settlement): Promise<Settlement | null> {
+  const outcome = await escrowOutcome(db, s);
+  if (!outcome) return null;
+  if ("released" in outcome) return markPaid(db, s, outcome.released);
+  return markFailed(db, s, "the milestone was refunded to the brand after the deadline");
+}
+
 async function progress(db: Db, start: Settlement): Promise<Settlement> {
   let s = start;
   if (s.status === "confirmed") return s;
   if (s.status === "pending" || s.status === "failed") {
+    const finished = await finishFromEscrow(db, s);
+    if (finished) return finished;
     await submitPayment(db, s);
     s = await reload(db, s.id);
   }
@@ -135,7 +166,12 @@ async function progress(db: Db, start: Settlement): Promise<Settlement> {
   if (!chainTx) throw new Error(`settlement ${s.id} lost its transaction ${s.chainTxId}`);
   const done = await resumeTransaction(db, chainTx);
   if (done.status === "confirmed") return markPaid(db, s, done.hash);
-  if (done.status === "failed") return markFailed(db, s, done.error ?? "transaction failed");
+  if (done.status === "failed") {
+    // Reverted: perhaps because another transaction already released it.
+    const finished = await finishFromEscrow(db, s);
+    if (finished) return finished;
+    return markFailed(db, s, done.error ?? "transaction failed");
+  }
   return stillPending(await reload(db, s.id));
 }
 

@@ -1,93 +1,65 @@
 import { eq } from "drizzle-orm";
-import { type Address, encodeFunctionData, type Hex, toHex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
-import { mockUsdcAbi } from "@/contracts/artifacts";
+import type { Address, Hex } from "viem";
 import type { Db, Tx } from "@/db/client";
 import {
   type ChainTransaction,
-  type RelayAuthorization,
+  type Deal,
+  deals,
+  type Milestone,
+  milestones,
+  type ReleaseAuthorization,
   type Settlement,
   settlements,
 } from "@/db/schema";
-import { chainConfig, requireTreasury, requireUsdc } from "@/lib/chain/config";
+import { chainConfig, requireEscrow, requireTreasury } from "@/lib/chain/config";
 import { relayProvider } from "@/lib/chain/relay";
 import { gelatoRelayer } from "@/lib/chain/relayer";
-import { recordTransaction } from "@/lib/chain/sender";
+import { recordTransaction, signerAccount } from "@/lib/chain/sender";
 import { AppError } from "@/lib/errors";
+import { chainNow, escrowCall } from "@/lib/escrow/chain";
+import { dealKey, releaseTypedData } from "@/lib/escrow/onchain";
 
-// Sending a settlement's USDC. Either the treasury transfers it (`direct`), or the
-// treasury signs an EIP-3009 authorization and a relayer submits it, paying the gas
-// (`relay`). Whatever is about to be sent is recorded on the settlement row first.
+// Paying a settlement is one escrow release: `payout` to the creator and the rest of the
+// milestone back to the brand, carrying the verdict record's hash. Either the evaluator
+// (the service's attestor key) sends `release` itself (`direct`), or it signs the release
+// (EIP-712) and a relayer submits `releaseWithSig`, paying the gas (`relay`). The escrow
+// releases a milestone at most once, whoever submits and however often.
 
-const AUTHORIZATION_TTL_SECONDS = 60 * 60;
+const SIGNATURE_TTL_SECONDS = 60n * 60n;
 
-/** Signs an EIP-3009 TransferWithAuthorization from the treasury to the creator. */
-export async function signTransferAuthorization(
-  to: Address,
-  value: bigint,
-  nowSeconds = Math.floor(Date.now() / 1000),
-): Promise<RelayAuthorization> {
+export type ReleaseTarget = { deal: Deal; milestone: Milestone };
+
+export async function releaseTarget(db: Db, s: Settlement): Promise<ReleaseTarget> {
+  const [row] = await db
+    .select({ deal: deals, milestone: milestones })
+    .from(milestones)
+    .innerJoin(deals, eq(milestones.dealId, deals.id))
+    .where(eq(milestones.id, s.milestoneId));
+  if (!row) throw new Error(`settlement ${s.id} has no milestone`);
+  return row;
+}
+
+/** The evaluator's signature of one release, valid until `deadline` (chain time). */
+export async function signRelease(
+  s: Settlement,
+  target: ReleaseTarget,
+  deadline: bigint,
+): Promise<ReleaseAuthorization> {
   const config = chainConfig();
-  const account = privateKeyToAccount(requireTreasury(config));
-  const nonce = toHex(crypto.getRandomValues(new Uint8Array(32)));
-  const message = {
-    from: account.address,
-    to,
-    value,
-    validAfter: 0n,
-    validBefore: BigInt(nowSeconds + AUTHORIZATION_TTL_SECONDS),
-    nonce,
-  };
-  const signature = await account.signTypedData({
-    domain: {
-      name: config.known.usdcDomain.name,
-      version: config.known.usdcDomain.version,
+  const account = signerAccount(requireTreasury(config));
+  const signature = await account.signTypedData(
+    releaseTypedData({
       chainId: config.chainId,
-      verifyingContract: requireUsdc(config),
-    },
-    types: {
-      TransferWithAuthorization: [
-        { name: "from", type: "address" },
-        { name: "to", type: "address" },
-        { name: "value", type: "uint256" },
-        { name: "validAfter", type: "uint256" },
-        { name: "validBefore", type: "uint256" },
-        { name: "nonce", type: "bytes32" },
-      ],
-    },
-    primaryType: "TransferWithAuthorization",
-    message,
-  });
-  return {
-    from: account.address,
-    to,
-    value: value.toString(),
-    validAfter: "0",
-    validBefore: message.validBefore.toString(),
-    nonce,
-    signature,
-  };
+      escrow: requireEscrow(config),
+      dealKey: dealKey(target.deal.id),
+      index: target.milestone.position,
+      payout: s.amountUnits,
+      verdictHash: s.verdictHash as Hex,
+      deadline,
+    }),
+  );
+  return { deadline: deadline.toString(), signature };
 }
-
-/** The calldata a relayer submits: transferWithAuthorization(..., bytes signature). */
-export function authorizationCalldata(auth: RelayAuthorization): Hex {
-  return encodeFunctionData({
-    abi: mockUsdcAbi,
-    functionName: "transferWithAuthorization",
-    args: [
-      auth.from as Address,
-      auth.to as Address,
-      BigInt(auth.value),
-      BigInt(auth.validAfter),
-      BigInt(auth.validBefore),
-      auth.nonce as Hex,
-      auth.signature as Hex,
-    ],
-  });
-}
-
-const expiresSoon = (auth: RelayAuthorization) =>
-  BigInt(auth.validBefore) < BigInt(Math.floor(Date.now() / 1000) + 120);
 
 function linkTo(settlementId: string) {
   return async (tx: Tx, row: ChainTransaction) => {
@@ -105,38 +77,50 @@ function linkTo(settlementId: string) {
 }
 
 /**
- * Starts the payment of a settlement that has none under way (`pending`, or `failed`
- * after a revert that moved nothing). Returns the recorded chain transaction, or null
- * when an external relayer took it (its task id is stored instead).
+ * Starts the release of a settlement that has none under way (`pending`, or `failed` after
+ * a revert that moved nothing). The caller has checked the milestone is still locked in
+ * the escrow. Returns the recorded chain transaction, or null when an external relayer
+ * took it (its task id is stored instead).
  */
 export async function submitPayment(db: Db, s: Settlement): Promise<ChainTransaction | null> {
   const config = chainConfig();
-  const usdc = requireUsdc(config);
+  const escrow = requireEscrow(config);
+  if (!s.verdictHash) throw new Error(`settlement ${s.id} has no verdict hash`);
+  const target = await releaseTarget(db, s);
+  const index = target.milestone.position;
   if (s.via === "direct") {
-    const data = encodeFunctionData({
-      abi: mockUsdcAbi,
-      functionName: "transfer",
-      args: [s.recipient as Address, s.amountUnits],
-    });
     return recordTransaction(
       db,
       requireTreasury(config),
-      { to: usdc, data, purpose: `settlement:${s.id}` },
+      {
+        to: escrow,
+        data: escrowCall.release(target.deal.id, index, s.amountUnits, s.verdictHash as Hex),
+        purpose: `settlement:${s.id}`,
+      },
       linkTo(s.id),
     );
   }
 
-  // Relay: reuse the stored authorization while it is valid (the token accepts its nonce
-  // once, so resubmitting cannot pay twice); sign a new one only after it has lapsed.
+  // Relay: reuse the stored signature while the chain's clock says it is valid; once it has
+  // lapsed, sign a new one. Renewing is safe: the escrow releases this milestone once, so
+  // a relayer holding both signatures can still execute only one release.
   let auth = s.relayAuthorization;
-  if (!auth || expiresSoon(auth)) {
-    auth = await signTransferAuthorization(s.recipient as Address, s.amountUnits);
+  const now = await chainNow();
+  if (!auth || BigInt(auth.deadline) <= now + 60n) {
+    auth = await signRelease(s, target, now + SIGNATURE_TTL_SECONDS);
     await db
       .update(settlements)
       .set({ relayAuthorization: auth, updatedAt: new Date() })
       .where(eq(settlements.id, s.id));
   }
-  const data = authorizationCalldata(auth);
+  const data = escrowCall.releaseWithSig(
+    target.deal.id,
+    index,
+    s.amountUnits,
+    s.verdictHash as Hex,
+    BigInt(auth.deadline),
+    auth.signature as Hex,
+  );
   const provider = relayProvider(config);
   if (provider === "local") {
     if (!config.sponsorKey)
@@ -144,14 +128,14 @@ export async function submitPayment(db: Db, s: Settlement): Promise<ChainTransac
     return recordTransaction(
       db,
       config.sponsorKey,
-      { to: usdc, data, purpose: `relay:${s.id}` },
+      { to: escrow, data, purpose: `relay:${s.id}` },
       linkTo(s.id),
     );
   }
   if (provider === "gelato") {
     const taskId = await gelatoRelayer().sponsoredCall({
       chainId: config.chainId,
-      target: usdc,
+      target: escrow as Address,
       data,
     });
     await db

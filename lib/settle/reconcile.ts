@@ -1,9 +1,18 @@
 import { and, eq, inArray, isNotNull, isNull, notInArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { chainTransactions, settlements } from "@/db/schema";
+import { chainTransactions, deals, settlements } from "@/db/schema";
 import { chainConfig } from "@/lib/chain/config";
 import { resumeTransaction } from "@/lib/chain/sender";
 import { AppError } from "@/lib/errors";
+import { chainNow } from "@/lib/escrow/chain";
+import {
+  assignCreatorOnChain,
+  dealsToWatch,
+  refundableAt,
+  refundExpired,
+  syncFunding,
+  syncRefunds,
+} from "@/lib/escrow/deals";
 import { log } from "@/lib/log";
 import { advanceSettlement } from "@/lib/settle/advance";
 import { recordSettlementReputation } from "@/lib/settle/reputation";
@@ -17,6 +26,7 @@ import { recordSettlementReputation } from "@/lib/settle/reputation";
 export type ReconcileReport = {
   settlements: { confirmed: number; stillPending: number; busy: number; failed: number };
   reputations: number;
+  escrow: { funded: number; assigned: number; closed: number; failed: number };
   transactions: { confirmed: number; failed: number; stillPending: number };
 };
 
@@ -28,6 +38,7 @@ export async function reconcile(
   const report: ReconcileReport = {
     settlements: { confirmed: 0, stillPending: 0, busy: 0, failed: 0 },
     reputations: 0,
+    escrow: { funded: 0, assigned: 0, closed: 0, failed: 0 },
     transactions: { confirmed: 0, failed: 0, stillPending: 0 },
   };
   const chainId = chainConfig().chainId;
@@ -76,6 +87,8 @@ export async function reconcile(
     }
   }
 
+  await watchEscrow(db, report);
+
   // Whatever is still in flight and belongs to no settlement (those were handled above).
   const leftovers = await db
     .select()
@@ -106,4 +119,40 @@ export async function reconcile(
     }
   }
   return report;
+}
+
+/**
+ * The escrow watcher: fundings nobody reported open their deals, assignments left half-done
+ * are finished, cancels made from the brand's wallet close their deals, and milestones
+ * still locked past deadline + grace go back to the brand.
+ */
+async function watchEscrow(db: Db, report: ReconcileReport): Promise<void> {
+  if (!chainConfig().escrow) return;
+  const now = await chainNow().catch(() => null);
+  if (now === null) return; // chain down: next run
+  for (const deal of await dealsToWatch(db)) {
+    try {
+      if (deal.status === "unfunded") {
+        const check = await syncFunding(db, deal);
+        if (check.status === "funded") report.escrow.funded++;
+        continue;
+      }
+      let current = deal;
+      if (current.creatorId && !current.assignedAt) {
+        current = await assignCreatorOnChain(db, current);
+        report.escrow.assigned++;
+      }
+      if (now > refundableAt(current)) {
+        const after = await refundExpired(db, current);
+        if (after.status !== current.status) report.escrow.closed++;
+      } else if (current.status === "open") {
+        const after = await syncRefunds(db, current);
+        if (after.status !== current.status) report.escrow.closed++;
+      }
+      await db.update(deals).set({ updatedAt: new Date() }).where(eq(deals.id, deal.id));
+    } catch (err) {
+      report.escrow.failed++;
+      log.warn("reconcile: escrow state of a deal not synced", { dealId: deal.id, err });
+    }
+  }
 }

@@ -10,7 +10,6 @@ import {
   type Settlement,
   type SettlementVia,
   settlements,
-  users,
   type Verification,
   verifications,
 } from "@/db/schema";
@@ -25,11 +24,11 @@ import {
   verdictJson,
 } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
+import { assignCreatorOnChain } from "@/lib/escrow/deals";
 import { payoutUnits, scoreToBps } from "@/lib/money";
 import { advanceSettlement, newLease } from "@/lib/settle/advance";
-import { signTransferAuthorization } from "@/lib/settle/payment";
 import type { VerifierOptions } from "@/lib/verify/verifier";
-import { verdictForRevision } from "@/lib/verify/verify-milestone";
+import { ensureRecordHash, verdictForRevision } from "@/lib/verify/verify-milestone";
 
 // POST /api/settle: verdict → gate → milestone approved → USDC transfer → paid.
 // The verdict is the stored one for the current revision (one model call per revision);
@@ -73,9 +72,25 @@ async function reject(db: Db, m: Milestone, v: Verification): Promise<void> {
 }
 
 /**
- * The gate passed: in one transaction, check the milestone is still on this revision,
- * the creator has a proven wallet and the deal's budget covers the payout, then create
- * the settlement (leased to this caller) and mark the milestone approved.
+ * The money is in the escrow and the creator's payout address is recorded there: the only
+ * state in which a release can succeed. Finishes an assignment left half-done.
+ */
+async function releasableDeal(db: Db, deal: Deal): Promise<Deal> {
+  if (!deal.fundedAt)
+    throw new AppError(
+      "not_funded",
+      "The deal's escrow is not funded, so there is nothing to release.",
+    );
+  if (!deal.creatorId || !deal.creatorWallet)
+    throw new AppError("invalid_state", "The deal has no creator to pay.");
+  return deal.assignedAt ? deal : assignCreatorOnChain(db, deal);
+}
+
+/**
+ * The gate passed: in one transaction, check the milestone is still on this revision and
+ * the deal's budget covers the payout, then create the settlement (leased to this caller:
+ * payout to the creator's on-chain address, the rest back to the brand, the verdict
+ * record's hash) and mark the milestone approved.
  */
 async function claim(
   db: Db,
@@ -84,19 +99,10 @@ async function claim(
   v: Verification,
   via: SettlementVia,
 ): Promise<Settlement> {
-  const creatorId = deal.creatorId;
-  if (!creatorId) throw new AppError("invalid_state", "The deal has no creator to pay.");
-  const [creator] = await db.select().from(users).where(eq(users.id, creatorId));
-  if (!creator?.walletAddress)
-    throw new AppError(
-      "wallet_required",
-      "The creator has not linked a wallet yet, so there is nowhere to pay.",
-    );
-  const recipient = getAddress(creator.walletAddress) as Address;
+  const funded = await releasableDeal(db, deal);
+  const recipient = getAddress(funded.creatorWallet as string) as Address;
   const amountUnits = payoutUnits(m.amountUnits, v.scoreBps);
-  // Signing is local (no network): the relay authorization is stored with the claim.
-  const relayAuthorization =
-    via === "relay" ? await signTransferAuthorization(recipient, amountUnits) : null;
+  const verdictHash = await ensureRecordHash(db, v);
 
   return db.transaction(async (tx) => {
     // The deal row lock serialises settlements of one deal, for the budget check.
@@ -129,10 +135,11 @@ async function claim(
         chainId: chainConfig().chainId,
         recipient,
         amountUnits,
+        refundUnits: m.amountUnits - amountUnits,
+        verdictHash,
         scoreBps: v.scoreBps,
         revision: v.revision,
         status: "pending",
-        relayAuthorization,
         leaseExpiresAt: newLease(),
       })
       .returning();

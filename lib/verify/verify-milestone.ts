@@ -1,4 +1,5 @@
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import type { Hex } from "viem";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
 import { findVisibleMilestone } from "@/db/queries/deals";
@@ -15,6 +16,8 @@ import { type VerdictJson, verdictJson } from "@/lib/deals/serialize";
 import { env } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
 import { scoreToBps } from "@/lib/money";
+import { hashVerdictRecord } from "./record";
+import { RUBRIC_MODEL_ID } from "./rubric";
 import { runVerifier, type VerifierOptions } from "./verifier";
 
 // One verifier call per deliverable revision. The stored row is the verdict: a repeat
@@ -156,16 +159,30 @@ async function runAndStore(
     },
     opts,
   );
+  const verifiedAt = new Date();
+  const fields = {
+    milestoneId: milestone.id,
+    revision: deliverable.revision,
+    approved: result.verdict.approved,
+    scoreBps: scoreToBps(result.verdict.score),
+    reasoning: result.verdict.reasoning,
+    missing: result.verdict.missing,
+    model: result.model,
+    source: result.model === RUBRIC_MODEL_ID ? ("rubric" as const) : ("model" as const),
+  };
+  const { record, hash } = hashVerdictRecord({
+    ...fields,
+    evidence: null,
+    decidedBy: null,
+    verifiedAt: verifiedAt.toISOString(),
+  });
   await db
     .insert(verifications)
     .values({
-      milestoneId: milestone.id,
-      revision: deliverable.revision,
-      approved: result.verdict.approved,
-      scoreBps: scoreToBps(result.verdict.score),
-      reasoning: result.verdict.reasoning,
-      missing: result.verdict.missing,
-      model: result.model,
+      ...fields,
+      record,
+      recordHash: hash,
+      createdAt: verifiedAt,
       latencyMs: result.latencyMs,
       inputTokens: result.inputTokens,
       outputTokens: result.outputTokens,
@@ -175,6 +192,36 @@ async function runAndStore(
   const stored = await storedVerdict(db, milestone.id, deliverable.revision);
   if (!stored) throw new Error(`verification for ${milestone.id}@${deliverable.revision} vanished`);
   return stored;
+}
+
+/**
+ * The verdict record's hash (what a release carries on-chain). Verdicts stored before
+ * records existed get theirs now, from their stored fields.
+ */
+export async function ensureRecordHash(db: DbOrTx, v: Verification): Promise<Hex> {
+  if (v.recordHash) return v.recordHash as Hex;
+  const { record, hash } = hashVerdictRecord({
+    milestoneId: v.milestoneId,
+    revision: v.revision,
+    approved: v.approved,
+    scoreBps: v.scoreBps,
+    reasoning: v.reasoning,
+    missing: v.missing,
+    model: v.model,
+    source: v.source,
+    evidence: null,
+    decidedBy: null,
+    verifiedAt: v.createdAt.toISOString(),
+  });
+  await db
+    .update(verifications)
+    .set({ record, recordHash: hash })
+    .where(and(eq(verifications.id, v.id), isNull(verifications.recordHash)));
+  const [stored] = await db
+    .select({ recordHash: verifications.recordHash })
+    .from(verifications)
+    .where(eq(verifications.id, v.id));
+  return (stored?.recordHash ?? hash) as Hex;
 }
 
 /** POST /api/verify: either party of the deal gets the verdict on the current revision. */

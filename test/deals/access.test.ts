@@ -5,6 +5,7 @@ import * as dealsRoute from "@/app/api/deals/route";
 import * as ensureRoute from "@/app/api/demo/ensure-deals/route";
 import * as deliverableRoute from "@/app/api/milestones/[id]/deliverable/route";
 import * as milestoneRoute from "@/app/api/milestones/[id]/route";
+import { fundDeal } from "../helpers/fund-deal";
 import { type CallResult, call } from "../helpers/http";
 import { makeUser, setRole, type TestUser } from "../helpers/users";
 
@@ -37,10 +38,11 @@ const dealBody = {
   ],
 };
 
-async function freshDeal(opts: { taken: boolean }) {
+async function freshDeal(opts: { taken: boolean; funded?: boolean }) {
   const created = await call(dealsRoute.POST, { body: dealBody, token: people.brand.token });
   expect(created.status).toBe(201);
   const deal = created.body.deal;
+  if (opts.funded !== false) await fundDeal(people.brand, deal.id);
   if (opts.taken) {
     const accepted = await call(acceptRoute.POST, {
       params: { id: deal.id },
@@ -56,11 +58,39 @@ const tokenOf = (a: Actor) => (a === "anonymous" ? undefined : people[a].token);
 type Endpoint = {
   name: string;
   taken: boolean;
+  funded?: boolean;
   run: (ids: { dealId: string; milestoneId: string }, token?: string) => Promise<CallResult>;
   expect: Record<Actor, Expect>;
 };
 
 const endpoints: Endpoint[] = [
+  {
+    // Until the escrow holds the budget, only the brand knows the deal exists.
+    name: "GET /api/deals/:id (unfunded deal)",
+    taken: false,
+    funded: false,
+    run: ({ dealId }, token) => call(dealRoute.GET, { params: { id: dealId }, token }),
+    expect: {
+      anonymous: [401, "unauthenticated"],
+      otherBrand: [404, "not_found"],
+      otherCreator: [404, "not_found"],
+      brand: [200],
+      creator: [404, "not_found"],
+    },
+  },
+  {
+    name: "POST /api/deals/:id/accept (unfunded deal)",
+    taken: false,
+    funded: false,
+    run: ({ dealId }, token) => call(acceptRoute.POST, { params: { id: dealId }, token }),
+    expect: {
+      anonymous: [401, "unauthenticated"],
+      otherBrand: [404, "not_found"],
+      otherCreator: [404, "not_found"],
+      brand: [403, "forbidden"],
+      creator: [404, "not_found"],
+    },
+  },
   {
     name: "GET /api/deals/:id (taken deal)",
     taken: true,
@@ -226,7 +256,7 @@ describe("deal and milestone access, by caller", () => {
           if (actor === "brand" || actor === "otherBrand")
             people[actor] = await makeUser("organization");
         }
-        const ids = await freshDeal({ taken: endpoint.taken });
+        const ids = await freshDeal({ taken: endpoint.taken, funded: endpoint.funded });
         const res = await endpoint.run(ids, tokenOf(actor));
         expect(res.status, JSON.stringify(res.body)).toBe(status);
         if (code) {
@@ -282,6 +312,7 @@ describe("what each party sees", () => {
     });
     expect(res.status).toBe(201);
     const id = res.body.deal.id;
+    await fundDeal(people.brand, id);
     expect(
       (await call(dealRoute.GET, { params: { id }, token: people.otherCreator.token })).status,
     ).toBe(404);

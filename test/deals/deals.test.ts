@@ -8,6 +8,7 @@ import * as deliverableRoute from "@/app/api/milestones/[id]/deliverable/route";
 import * as milestoneRoute from "@/app/api/milestones/[id]/route";
 import { getDb } from "@/db/client";
 import { deals, deliverables, milestones } from "@/db/schema";
+import { fundDeal } from "../helpers/fund-deal";
 import { call } from "../helpers/http";
 import { makeUser, type TestUser } from "../helpers/users";
 
@@ -35,7 +36,14 @@ describe("creating and reading deals", () => {
     expect(res.status).toBe(201);
     const deal = res.body.deal;
     expect(deal.budget).toBe(1234.867891);
-    expect(deal.status).toBe("open");
+    expect(deal.status).toBe("unfunded"); // until the escrow holds the budget
+    expect(deal.escrow).toMatchObject({
+      funded: false,
+      budget: "1234.867891",
+      locked: "0.000000",
+      released: "0.000000",
+      refunded: "0.000000",
+    });
     expect(deal.minScore).toBe(0.5);
     expect(deal.paid).toBe("0.000000");
     expect(deal.milestones.map((m: { amount: number }) => m.amount)).toEqual([
@@ -61,6 +69,7 @@ describe("accepting deals", () => {
       body: { title: "Race me", milestones: [{ title: "Only", amount: 10 }] },
     });
     const id = created.body.deal.id;
+    await fundDeal(brand, id);
     const rivals = await Promise.all([makeUser("creator"), makeUser("creator")]);
     const results = await Promise.all(
       rivals.map((r) => call(acceptRoute.POST, { params: { id }, token: r.token })),
@@ -82,6 +91,7 @@ describe("accepting deals", () => {
       body: { title: "Browse me", milestones: [{ title: "Only", amount: 10 }] },
     });
     const id = created.body.deal.id;
+    await fundDeal(brand, id);
     const open = async () =>
       (
         await call(dealsRoute.GET, { path: "/api/deals?open=1", token: creator.token })
@@ -101,6 +111,7 @@ describe("deliverables", () => {
       body: { title: "Deliver me", milestones: [{ title: "Post", amount: 25 }] },
     });
     const deal = created.body.deal;
+    await fundDeal(brand, deal.id);
     await call(acceptRoute.POST, { params: { id: deal.id }, token: creator.token });
     return deal.milestones[0].id as string;
   }
@@ -196,7 +207,8 @@ describe("starter deals", () => {
     expect(byTitle["TikTok Clip — Brand Shoutout"].budget).toBe(100);
     expect(byTitle["X Thread — Feature Highlight"].budget).toBe(100);
     for (const d of list.body.deals) {
-      expect(d.status).toBe("open");
+      expect(d.status).toBe("unfunded"); // the brand funds them from its wallet
+      expect(d.escrow.funded).toBe(false);
       expect(d.creatorId).toBeNull();
       for (const m of d.milestones) {
         expect(m.requirements.hashtags.length).toBeGreaterThan(0);
@@ -209,8 +221,12 @@ describe("starter deals", () => {
   });
 
   it("lets a creator find and open a starter deal", async () => {
-    const seeded = await call(ensureRoute.POST, { token: (await makeUser("organization")).token });
+    const owner = await makeUser("organization");
+    const seeded = await call(ensureRoute.POST, { token: owner.token });
     const id = seeded.body.deals[0].id;
+    // Invisible to creators until funded.
+    expect((await call(dealRoute.GET, { params: { id }, token: creator.token })).status).toBe(404);
+    await fundDeal(owner, id);
     const seen = await call(dealRoute.GET, { params: { id }, token: creator.token });
     expect(seen.status).toBe(200);
     expect(seen.body.deal.title).toBe("Instagram Reel — Product Launch");

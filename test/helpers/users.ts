@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { getDb } from "@/db/client";
 import { type ProfileType, type User, users } from "@/db/schema";
 import { createSessionToken } from "@/lib/auth/session";
@@ -8,12 +9,20 @@ import { createSessionToken } from "@/lib/auth/session";
 
 export type TestUser = { user: User; token: string };
 
+/**
+ * A user; a creator gets a proven wallet of its own (a fresh address) unless
+ * `walletAddress: null` asks for none — the escrow needs one to take a deal.
+ */
 export async function makeUser(
   profileType: ProfileType,
-  opts: { email?: string; walletAddress?: string } = {},
+  opts: { email?: string; walletAddress?: string | null } = {},
 ): Promise<TestUser> {
   const db = await getDb();
   const id = randomUUID();
+  const walletAddress =
+    opts.walletAddress === undefined && profileType === "creator"
+      ? privateKeyToAccount(generatePrivateKey()).address
+      : (opts.walletAddress ?? null);
   const [user] = await db
     .insert(users)
     .values({
@@ -21,8 +30,8 @@ export async function makeUser(
       subject: id,
       email: opts.email ?? `${profileType}-${id.slice(0, 8)}@test.invalid`,
       profileType,
-      walletAddress: opts.walletAddress ?? null,
-      walletSource: opts.walletAddress ? "signature" : null,
+      walletAddress,
+      walletSource: walletAddress ? "signature" : null,
     })
     .returning();
   if (!user) throw new Error("no user");

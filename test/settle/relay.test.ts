@@ -6,32 +6,35 @@ import { baseSepolia } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as relayStatusRoute from "@/app/api/relay/status/route";
 import * as settleRoute from "@/app/api/settle/route";
-import { mockUsdcAbi } from "@/contracts/artifacts";
+import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
 import type { AnvilInstance } from "@/lib/chain/anvil";
 import { makePublicClient, makeWalletClient } from "@/lib/chain/clients";
 import { chainConfig, publicClient } from "@/lib/chain/config";
 import { devAccountKey } from "@/lib/chain/dev-accounts";
+import { dealKey } from "@/lib/escrow/onchain";
 import { settleMilestone } from "@/lib/settle/settle";
 import { setChainEnv, startOwnChain } from "../helpers/chain-env";
 import { call } from "../helpers/http";
 import { answering, approve, goodDeliverable, submittedMilestone } from "../verify/fixtures";
 import { parties, transfersTo, usdcBalance } from "./fixtures";
 
-// Relayed (gasless) settlement: the treasury signs an EIP-3009 authorization and a
-// relayer submits it and pays the gas. Locally the relayer is a sponsor account on
+// Relayed (gasless) settlement: the evaluator signs the escrow release (EIP-712) and a
+// relayer submits releaseWithSig and pays the gas. Locally the relayer is a sponsor account on
 // anvil; in production a Gelato-style API, tested here against a local fake server
 // that really submits the call to a chain.
 
 describe("relay via the local sponsor account", () => {
-  it("pays the creator from the treasury while the sponsor pays the gas", async () => {
+  it("releases from the escrow with the evaluator's signature while the sponsor pays the gas", async () => {
     const { brand, creator, wallet } = await parties();
-    const { milestoneId } = await submittedMilestone(brand, creator, goodDeliverable);
+    const { milestoneId, dealId } = await submittedMilestone(brand, creator, goodDeliverable);
     const config = chainConfig();
     const sponsor = privateKeyToAccount(config.sponsorKey as Hex).address;
     const treasury = config.treasuryAddress as `0x${string}`;
+    const escrow = config.escrow as `0x${string}`;
     const treasuryEth = await publicClient().getBalance({ address: treasury });
     const treasuryUsdc = await usdcBalance(treasury);
+    const escrowUsdc = await usdcBalance(escrow);
 
     const result = await settleMilestone(
       await getDb(),
@@ -47,21 +50,28 @@ describe("relay via the local sponsor account", () => {
     });
     expect(receipt.status).toBe("success");
     expect(receipt.from.toLowerCase()).toBe(sponsor.toLowerCase());
+    // 50 USDC locked; 0.92 → 46 to the creator, 4 back to the brand, out of the escrow.
     expect(await usdcBalance(wallet)).toBe(46_000_000n);
-    expect(treasuryUsdc - (await usdcBalance(treasury))).toBe(46_000_000n);
+    expect(escrowUsdc - (await usdcBalance(escrow))).toBe(50_000_000n);
+    expect(await usdcBalance(treasury)).toBe(treasuryUsdc); // the treasury pays no payout
     // The treasury's only gas is the reputation attestation (it is the registry's attestor).
     const attest = await publicClient().getTransactionReceipt({
       hash: result.settlement.reputationTxHash as Hex,
     });
     const spent = treasuryEth - (await publicClient().getBalance({ address: treasury }));
     expect(spent).toBe(attest.gasUsed * attest.effectiveGasPrice);
-    const used = parseEventLogs({
-      abi: mockUsdcAbi,
+    const released = parseEventLogs({
+      abi: milestoneEscrowAbi,
       logs: receipt.logs,
-      eventName: "AuthorizationUsed",
+      eventName: "Released",
     });
-    expect(used).toHaveLength(1);
-    expect(used[0]?.args.authorizer.toLowerCase()).toBe(treasury.toLowerCase());
+    expect(released).toHaveLength(1);
+    expect(released[0]?.args).toMatchObject({
+      dealId: dealKey(dealId),
+      payout: 46_000_000n,
+      refund: 4_000_000n,
+      verdictHash: result.settlement.verdictHash,
+    });
   });
 
   it("reports the local relayer as configured", async () => {

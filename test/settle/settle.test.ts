@@ -1,10 +1,11 @@
 import { eq } from "drizzle-orm";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as dealRoute from "@/app/api/deals/[id]/route";
 import * as milestoneRoute from "@/app/api/milestones/[id]/route";
 import * as settleRoute from "@/app/api/settle/route";
 import { getDb } from "@/db/client";
-import { milestones, verifications } from "@/db/schema";
+import { milestones, users, verifications } from "@/db/schema";
 import { type SettleResult, settleMilestone } from "@/lib/settle/settle";
 import { call } from "../helpers/http";
 import { makeUser, type TestUser } from "../helpers/users";
@@ -127,7 +128,7 @@ describe("exactly once", () => {
     expect(await transfersTo(wallet)).toHaveLength(1);
   });
 
-  it("never pays a deal beyond its budget, settling every milestone", async () => {
+  it("settling every milestone completes the deal, paid exactly its budget (the guard itself: budget.test.ts)", async () => {
     const { brand, creator, wallet } = await parties();
     const { milestoneId, dealId } = await submittedMilestone(
       brand,
@@ -317,16 +318,26 @@ describe("POST /api/settle", () => {
     expect(res.body.error.code).toBe("no_deliverable");
   });
 
-  it("needs the creator's wallet before anything is approved (409 wallet_required)", async () => {
-    const walletless = await makeUser("creator");
-    const { milestoneId } = await submittedMilestone(brand, walletless);
-    const res = await call(settleRoute.POST, { token: brand.token, body: { milestoneId } });
-    expect(res.status).toBe(409);
-    expect(res.body.error.code).toBe("wallet_required");
+  it("needs the creator's wallet before the deal is taken (409 wallet_required), and pays the address recorded then", async () => {
+    const walletless = await makeUser("creator", { walletAddress: null });
+    await expect(submittedMilestone(brand, walletless)).rejects.toThrow(/wallet_required/);
+
+    // A creator whose profile wallet changes after taking the deal is still paid at the
+    // address the escrow recorded when they took it.
+    const { milestoneId, dealId } = await submittedMilestone(brand, creator);
+    const recorded = creator.user.walletAddress as `0x${string}`;
     const db = await getDb();
-    const [m] = await db.select().from(milestones).where(eq(milestones.id, milestoneId));
-    expect(m?.status).toBe("submitted");
-    expect(await settlementRows(milestoneId)).toHaveLength(0);
+    await db
+      .update(users)
+      .set({ walletAddress: privateKeyToAccount(generatePrivateKey()).address })
+      .where(eq(users.id, creator.user.id));
+    const result = await settleWith(answering(approve), brand, milestoneId);
+    expect(result.outcome).toBe("paid");
+    if (result.outcome !== "paid") return;
+    expect(result.settlement.recipient).toBe(recorded);
+    const deal = await call(dealRoute.GET, { token: brand.token, params: { id: dealId } });
+    expect(deal.body.deal.escrow.creatorWallet).toBe(recorded);
+    await db.update(users).set({ walletAddress: recorded }).where(eq(users.id, creator.user.id));
   });
 
   it("returns the first response again for a repeated Idempotency-Key", async () => {

@@ -5,6 +5,7 @@ import * as dealsRoute from "@/app/api/deals/route";
 import * as deliverableRoute from "@/app/api/milestones/[id]/deliverable/route";
 import { getDb } from "@/db/client";
 import { milestones, type Requirements, verifications } from "@/db/schema";
+import { fundDeal } from "../helpers/fund-deal";
 import { call } from "../helpers/http";
 import type { TestUser } from "../helpers/users";
 
@@ -42,6 +43,7 @@ export async function activeMilestone(
   });
   if (created.status !== 201) throw new Error(`create deal: ${JSON.stringify(created.body)}`);
   const deal = created.body.deal;
+  await fundDeal(brand, deal.id);
   const accepted = await call(acceptRoute.POST, { params: { id: deal.id }, token: creator.token });
   if (accepted.status !== 200) throw new Error(`accept: ${JSON.stringify(accepted.body)}`);
   return { dealId: deal.id, milestoneId: deal.milestones[0].id };

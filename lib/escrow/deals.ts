@@ -1,0 +1,346 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { type Address, getAddress, type Hex, isAddressEqual, parseEventLogs } from "viem";
+import { milestoneEscrowAbi } from "@/contracts/artifacts";
+import type { Db } from "@/db/client";
+import { type Deal, deals, type Milestone, milestones } from "@/db/schema";
+import { chainConfig, publicClient, requireTreasury, requireUsdc } from "@/lib/chain/config";
+import {
+  chainUnavailable,
+  getChainTransaction,
+  isTransportError,
+  recordTransaction,
+  resumeTransaction,
+} from "@/lib/chain/sender";
+import { AppError } from "@/lib/errors";
+import {
+  chainNow,
+  escrowCall,
+  escrowEvents,
+  readEscrowDeal,
+  readEscrowMilestones,
+} from "@/lib/escrow/chain";
+import { dealKey, fundingNonce, GRACE_PERIOD_SECONDS, MilestoneState } from "@/lib/escrow/onchain";
+import { log } from "@/lib/log";
+import { unitsToDecimal } from "@/lib/money";
+
+// A deal's life in the escrow, as the server sees it: what the brand must fund, whether the
+// chain holds it (read from the contract, never taken from a caller's word), the creator's
+// on-chain assignment when they take it, and money going back to the brand (cancel of an
+// untaken deal by the brand's own call, or refunds of milestones past deadline + grace).
+
+export const toSeconds = (d: Date) => BigInt(Math.floor(d.getTime() / 1000));
+
+async function dealMilestones(db: Db, dealId: string): Promise<Milestone[]> {
+  return db
+    .select()
+    .from(milestones)
+    .where(eq(milestones.dealId, dealId))
+    .orderBy(asc(milestones.position));
+}
+
+function evaluatorAddress(): Address {
+  const { treasuryAddress } = chainConfig();
+  if (!treasuryAddress) requireTreasury(); // throws not_configured
+  return treasuryAddress as Address;
+}
+
+export type FundingTermsJson = {
+  chainId: number;
+  escrow: Address;
+  usdc: Address;
+  dealKey: Hex;
+  evaluator: Address;
+  /** Unix seconds: after it plus the grace period, unreleased money is refundable. */
+  deadline: number;
+  graceSeconds: number;
+  /** Milestone amounts in USDC base units (6 decimals), in order. */
+  amounts: string[];
+  total: string;
+  totalUnits: string;
+  /** The EIP-3009 nonce a gasless funding authorization must carry (for `brand`). */
+  authorizationNonce: Hex | null;
+};
+
+/** What a deal must be funded with: the exact call `fund(dealKey, evaluator, deadline, amounts)`. */
+export function fundingTerms(deal: Deal, ms: Milestone[], brand?: Address): FundingTermsJson {
+  const config = chainConfig();
+  const escrow = config.escrow;
+  if (!escrow)
+    throw new AppError("not_configured", "No escrow contract is configured on this deployment.");
+  const amounts = ms.map((m) => m.amountUnits);
+  const evaluator = evaluatorAddress();
+  const deadline = toSeconds(deal.deadlineAt);
+  return {
+    chainId: config.chainId,
+    escrow,
+    usdc: requireUsdc(config),
+    dealKey: dealKey(deal.id),
+    evaluator,
+    deadline: Number(deadline),
+    graceSeconds: Number(GRACE_PERIOD_SECONDS),
+    amounts: amounts.map(String),
+    total: unitsToDecimal(deal.budgetUnits),
+    totalUnits: deal.budgetUnits.toString(),
+    authorizationNonce: brand
+      ? fundingNonce({
+          chainId: config.chainId,
+          escrow,
+          dealKey: dealKey(deal.id),
+          brand,
+          evaluator,
+          deadline,
+          amounts,
+        })
+      : null,
+  };
+}
+
+export type FundingCheck =
+  | { status: "funded"; deal: Deal }
+  | { status: "not_funded" }
+  | { status: "mismatch"; problems: string[] };
+
+/** The Funded event of this deal: from the given transaction's receipt, else from the logs. */
+async function fundingEvent(
+  dealId: string,
+  txHash: Hex | undefined,
+): Promise<{ txHash: Hex; block: bigint } | null> {
+  const escrow = chainConfig().escrow as Address;
+  if (txHash) {
+    const receipt = await publicClient()
+      .getTransactionReceipt({ hash: txHash })
+      .catch((err) => {
+        if (isTransportError(err)) throw chainUnavailable(err);
+        return null; // unknown hash: not trusted, not fatal — the contract state decides
+      });
+    if (receipt?.status === "success") {
+      const funded = parseEventLogs({
+        abi: milestoneEscrowAbi,
+        logs: receipt.logs.filter((l) => isAddressEqual(l.address, escrow)),
+        eventName: "Funded",
+      }).find((l) => l.args.dealId.toLowerCase() === dealKey(dealId).toLowerCase());
+      if (funded) return { txHash, block: receipt.blockNumber };
+    }
+  }
+  const events = await escrowEvents(dealId, null);
+  const funded = events.find((e) => e.eventName === "Funded");
+  return funded ? { txHash: funded.transactionHash, block: funded.blockNumber } : null;
+}
+
+/**
+ * Checks the escrow holds exactly this deal (our evaluator, its deadline, its milestone
+ * amounts in order) and, if so, opens the deal. `txHash` is only a hint for the explorer
+ * link: it is stored only when its own receipt shows this deal's funding.
+ */
+export async function syncFunding(db: Db, deal: Deal, txHash?: Hex): Promise<FundingCheck> {
+  const onChain = await readEscrowDeal(deal.id);
+  if (!onChain.exists) return { status: "not_funded" };
+  const ms = await dealMilestones(db, deal.id);
+  const problems: string[] = [];
+  if (!isAddressEqual(onChain.evaluator, evaluatorAddress()))
+    problems.push(`the evaluator is ${onChain.evaluator}, not this service`);
+  if (onChain.deadline !== toSeconds(deal.deadlineAt))
+    problems.push("the deadline differs from the deal's");
+  if (onChain.milestoneCount !== ms.length)
+    problems.push(`${onChain.milestoneCount} milestones instead of ${ms.length}`);
+  else {
+    const amounts = await readEscrowMilestones(deal.id, ms.length);
+    amounts.forEach((a, i) => {
+      if (a.amount !== ms[i]?.amountUnits) problems.push(`milestone ${i + 1}'s amount differs`);
+    });
+  }
+  if (problems.length) return { status: "mismatch", problems };
+
+  const event = await fundingEvent(deal.id, txHash);
+  const [opened] = await db
+    .update(deals)
+    .set({
+      status: onChain.cancelled ? "cancelled" : "open",
+      escrowChainId: chainConfig().chainId,
+      escrowAddress: chainConfig().escrow,
+      brandWallet: onChain.brand,
+      fundingTxHash: event?.txHash ?? null,
+      fundedBlock: event?.block ?? null,
+      fundedAt: new Date(),
+      updatedAt: new Date(),
+    })
+    .where(and(eq(deals.id, deal.id), eq(deals.status, "unfunded")))
+    .returning();
+  const current = opened ?? (await reloadDeal(db, deal.id));
+  if (onChain.cancelled) await syncRefunds(db, current);
+  return { status: "funded", deal: current };
+}
+
+async function reloadDeal(db: Db, dealId: string): Promise<Deal> {
+  const [d] = await db.select().from(deals).where(eq(deals.id, dealId));
+  if (!d) throw new Error(`deal ${dealId} vanished`);
+  return d;
+}
+
+/** Throws the right 409 for a funding check that did not open the deal. */
+export function assertFunded(check: FundingCheck): Deal {
+  if (check.status === "funded") return check.deal;
+  if (check.status === "not_funded")
+    throw new AppError(
+      "not_funded",
+      "The escrow holds nothing for this deal yet. Fund it (approve and fund, or a signed authorization) and try again.",
+    );
+  throw new AppError(
+    "invalid_state",
+    `The escrow holds this deal with other terms: ${check.problems.join("; ")}. Cancel it from your wallet to get the money back.`,
+    { details: { problems: check.problems } },
+  );
+}
+
+/**
+ * Records the creator on-chain (assignCreator, sent by the evaluator) once they took the
+ * deal: from then on the brand can no longer cancel it. Resumes an earlier attempt rather
+ * than sending a second one. If the brand cancelled on-chain first, the deal is cancelled.
+ */
+export async function assignCreatorOnChain(db: Db, deal: Deal): Promise<Deal> {
+  if (deal.assignedAt) return deal;
+  const wallet = deal.creatorWallet ? getAddress(deal.creatorWallet) : null;
+  if (!wallet) throw new Error(`deal ${deal.id} has no creator wallet to assign`);
+  const settleFromChain = async (): Promise<Deal | null> => {
+    const onChain = await readEscrowDeal(deal.id);
+    if (onChain.cancelled) {
+      await syncRefunds(db, deal);
+      throw new AppError(
+        "invalid_state",
+        "The brand cancelled this deal before it was taken; its money went back to the brand.",
+      );
+    }
+    if (onChain.creator && isAddressEqual(onChain.creator, wallet)) {
+      const [assigned] = await db
+        .update(deals)
+        .set({ assignedAt: new Date(), updatedAt: new Date() })
+        .where(eq(deals.id, deal.id))
+        .returning();
+      return assigned ?? null;
+    }
+    if (onChain.creator) throw new Error(`deal ${deal.id} is assigned to another wallet on-chain`);
+    return null;
+  };
+  const done = await settleFromChain();
+  if (done) return done;
+
+  let row = deal.assignTxId ? await getChainTransaction(db, deal.assignTxId) : null;
+  if (!row || row.status === "failed") {
+    try {
+      row = await recordTransaction(
+        db,
+        requireTreasury(),
+        {
+          to: chainConfig().escrow as Address,
+          data: escrowCall.assignCreator(deal.id, wallet),
+          purpose: `assign:${deal.id}`,
+        },
+        async (tx, recorded) => {
+          await tx.update(deals).set({ assignTxId: recorded.id }).where(eq(deals.id, deal.id));
+        },
+      );
+    } catch (err) {
+      // "Would fail": most likely the brand cancelled a moment ago. The chain says.
+      if (err instanceof AppError && err.code === "chain_unavailable") {
+        const after = await settleFromChain();
+        if (after) return after;
+      }
+      throw err;
+    }
+  }
+  const sent = await resumeTransaction(db, row);
+  if (sent.status === "submitted") throw chainUnavailable(new Error("assignment not mined yet"));
+  const after = await settleFromChain();
+  if (after) return after;
+  throw new AppError(
+    "chain_unavailable",
+    "Recording you as the deal's creator on-chain did not go through. Try again in a moment.",
+  );
+}
+
+/**
+ * Mirrors refunds the escrow made (a cancel, or expired milestones) into the database:
+ * those milestones become `refunded`, and a deal with nothing left becomes cancelled,
+ * expired or completed.
+ */
+export async function syncRefunds(db: Db, deal: Deal): Promise<Deal> {
+  const ms = await dealMilestones(db, deal.id);
+  const onChain = await readEscrowDeal(deal.id);
+  if (!onChain.exists) return deal;
+  const states = await readEscrowMilestones(deal.id, Math.min(onChain.milestoneCount, ms.length));
+  const refundedIdx = states.flatMap((s, i) => (s.state === MilestoneState.Refunded ? [i] : []));
+  if (refundedIdx.length) {
+    const events = await escrowEvents(deal.id, deal.fundedBlock);
+    const hashOf = new Map<number, Hex>();
+    for (const e of events)
+      if (e.eventName === "Refunded")
+        hashOf.set(Number((e.args as { index: bigint }).index), e.transactionHash);
+    await db.transaction(async (tx) => {
+      for (const i of refundedIdx) {
+        const m = ms[i];
+        if (!m || m.status === "paid" || m.status === "refunded") continue;
+        await tx
+          .update(milestones)
+          .set({ status: "refunded", refundTxHash: hashOf.get(i) ?? null, updatedAt: new Date() })
+          .where(eq(milestones.id, m.id));
+      }
+    });
+  }
+  const after = await dealMilestones(db, deal.id);
+  const open = after.filter((m) => m.status !== "paid" && m.status !== "refunded");
+  if (open.length > 0 && !onChain.cancelled) return reloadDeal(db, deal.id);
+  const anyPaid = after.some((m) => m.status === "paid");
+  const status = onChain.cancelled
+    ? "cancelled"
+    : anyPaid && refundedIdx.length === 0
+      ? "completed"
+      : "expired";
+  const [closed] = await db
+    .update(deals)
+    .set({ status, updatedAt: new Date() })
+    .where(and(eq(deals.id, deal.id), inArray(deals.status, ["unfunded", "open", "active"])))
+    .returning();
+  return closed ?? reloadDeal(db, deal.id);
+}
+
+/** When unreleased milestones of this deal become refundable to the brand (chain time). */
+export const refundableAt = (deal: Deal) => toSeconds(deal.deadlineAt) + GRACE_PERIOD_SECONDS;
+
+/**
+ * Returns every milestone still locked past deadline + grace to the brand (refundExpired,
+ * which anyone may call and which pays only the brand; the service pays the gas). The
+ * contract refunds a milestone at most once, so a retry can never pay twice.
+ */
+export async function refundExpired(db: Db, deal: Deal): Promise<Deal> {
+  const now = await chainNow();
+  if (now <= refundableAt(deal))
+    throw new AppError(
+      "invalid_state",
+      `Unreleased milestones become refundable after ${new Date(Number(refundableAt(deal)) * 1000).toISOString()} (the deal's deadline plus the grace period).`,
+    );
+  const onChain = await readEscrowDeal(deal.id);
+  if (!onChain.exists) throw new AppError("not_funded", "This deal was never funded.");
+  const states = await readEscrowMilestones(deal.id, onChain.milestoneCount);
+  for (const [index, s] of states.entries()) {
+    if (s.state !== MilestoneState.Locked) continue;
+    const row = await recordTransaction(db, requireTreasury(), {
+      to: chainConfig().escrow as Address,
+      data: escrowCall.refundExpired(deal.id, index),
+      purpose: `refund:${deal.id}:${index}`,
+    });
+    const done = await resumeTransaction(db, row);
+    if (done.status !== "confirmed")
+      log.warn("expired refund not confirmed yet", { dealId: deal.id, index, status: done.status });
+  }
+  return syncRefunds(db, deal);
+}
+
+/** Deals the watcher looks at: unfunded (a funding nobody reported), or funded and unfinished. */
+export async function dealsToWatch(db: Db, limit = 100): Promise<Deal[]> {
+  return db
+    .select()
+    .from(deals)
+    .where(inArray(deals.status, ["unfunded", "open", "active"]))
+    .orderBy(sql`${deals.updatedAt} asc`)
+    .limit(limit);
+}

@@ -1,0 +1,42 @@
+import { type Hex, keccak256, toBytes } from "viem";
+import type { VerdictSource } from "@/db/schema";
+
+// The verdict record a payment is decided on, serialised canonically (keys sorted, no
+// whitespace, integers only — scores in basis points) so that anyone holding the stored
+// record can recompute the bytes32 the escrow release carried on-chain and check what the
+// payment was based on.
+
+export type VerdictRecord = {
+  milestoneId: string;
+  revision: number;
+  approved: boolean;
+  scoreBps: number;
+  reasoning: string;
+  missing: string[];
+  model: string;
+  source: VerdictSource;
+  /** The fetched evidence's record and hash once evidence exists; null when the verdict rests on the submission alone. */
+  evidence: unknown;
+  /** Who decided, when a person did (a brand decision). */
+  decidedBy: string | null;
+  verifiedAt: string;
+};
+
+/** JSON with object keys sorted at every level and no insignificant whitespace. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") {
+    if (typeof value === "number" && !Number.isSafeInteger(value))
+      throw new TypeError("canonical records hold integers only");
+    return JSON.stringify(value ?? null);
+  }
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+}
+
+export function hashVerdictRecord(record: VerdictRecord): { record: string; hash: Hex } {
+  const text = canonicalJson(record);
+  return { record: text, hash: keccak256(toBytes(text)) };
+}

@@ -1,0 +1,136 @@
+import {
+  type Address,
+  createWalletClient,
+  encodeFunctionData,
+  type Hex,
+  http,
+  maxUint256,
+  type PrivateKeyAccount,
+  toHex,
+} from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import * as fundingRoute from "@/app/api/deals/[id]/funding/route";
+import { milestoneEscrowAbi, mockUsdcAbi } from "@/contracts/artifacts";
+import { getDb } from "@/db/client";
+import { chainConfig, publicClient, requireTreasury } from "@/lib/chain/config";
+import { recordTransaction, resumeTransaction } from "@/lib/chain/sender";
+import { call } from "./http";
+import type { TestUser } from "./users";
+
+// Funding a deal's escrow the way a brand does: its own wallet approves the escrow and
+// calls fund(dealKey, evaluator, deadline, amounts) with the terms the API gives, then
+// reports the transaction. The wallet gets test USDC and gas on the local chain.
+
+const funders = new Map<string, PrivateKeyAccount>();
+
+/** A wallet of this brand's (one per brand user and process), with gas and test USDC. */
+export async function brandWallet(brand: TestUser, minimum = 0n): Promise<PrivateKeyAccount> {
+  let account = funders.get(brand.user.id);
+  if (!account) {
+    account = privateKeyToAccount(generatePrivateKey());
+    funders.set(brand.user.id, account);
+  }
+  const usdc = chainConfig().usdc as Address;
+  const balance = await publicClient().readContract({
+    address: usdc,
+    abi: mockUsdcAbi,
+    functionName: "balanceOf",
+    args: [account.address],
+  });
+  if (balance < minimum || balance === 0n) {
+    // Minted by the token's owner (this test chain's treasury) through the service's own
+    // sender, so its nonces stay in order; gas money straight from anvil.
+    const db = await getDb();
+    await publicClient().request({
+      method: "anvil_setBalance" as never,
+      params: [account.address, toHex(10n ** 19n)] as never,
+    });
+    const row = await recordTransaction(db, requireTreasury(), {
+      to: usdc,
+      data: encodeFunctionData({
+        abi: mockUsdcAbi,
+        functionName: "mint",
+        args: [account.address, minimum + 1_000_000_000n],
+      }),
+      purpose: "test:brand-usdc",
+    });
+    const done = await resumeTransaction(db, row);
+    if (done.status !== "confirmed") throw new Error(`minting test USDC: ${done.status}`);
+  }
+  return account;
+}
+
+export function walletClientFor(account: PrivateKeyAccount) {
+  const config = chainConfig();
+  return createWalletClient({
+    account,
+    chain: config.known.chain,
+    transport: http(config.rpcUrl),
+  });
+}
+
+export type FundingTerms = {
+  escrow: Address;
+  usdc: Address;
+  dealKey: Hex;
+  evaluator: Address;
+  deadline: number;
+  amounts: string[];
+  totalUnits: string;
+};
+
+export async function fundingTermsOf(brand: TestUser, dealId: string): Promise<FundingTerms> {
+  const res = await call(fundingRoute.GET, { token: brand.token, params: { id: dealId } });
+  if (res.status !== 200) throw new Error(`funding terms: ${JSON.stringify(res.body)}`);
+  return res.body.funding;
+}
+
+/** Sends approve + fund from the brand's wallet; returns the fund transaction's hash. */
+export async function sendFunding(
+  brand: TestUser,
+  dealId: string,
+  override: Partial<Pick<FundingTerms, "evaluator" | "deadline" | "amounts">> = {},
+): Promise<Hex> {
+  const terms = { ...(await fundingTermsOf(brand, dealId)), ...override };
+  const total = terms.amounts.reduce((s, a) => s + BigInt(a), 0n);
+  const account = await brandWallet(brand, total);
+  const wallet = walletClientFor(account);
+  const client = publicClient();
+  const allowance = await client.readContract({
+    address: terms.usdc,
+    abi: mockUsdcAbi,
+    functionName: "allowance",
+    args: [account.address, terms.escrow],
+  });
+  if (allowance < total) {
+    const approve = await wallet.writeContract({
+      address: terms.usdc,
+      abi: mockUsdcAbi,
+      functionName: "approve",
+      args: [terms.escrow, maxUint256],
+    });
+    await client.waitForTransactionReceipt({ hash: approve });
+  }
+  const hash = await wallet.writeContract({
+    address: terms.escrow,
+    abi: milestoneEscrowAbi,
+    functionName: "fund",
+    args: [terms.dealKey, terms.evaluator, BigInt(terms.deadline), terms.amounts.map(BigInt)],
+  });
+  const receipt = await client.waitForTransactionReceipt({ hash });
+  if (receipt.status !== "success") throw new Error("fund reverted");
+  return hash;
+}
+
+/** Funds the deal's escrow and reports it: the deal is `open` afterwards. */
+export async function fundDeal(brand: TestUser, dealId: string): Promise<Hex> {
+  const hash = await sendFunding(brand, dealId);
+  const res = await call(fundingRoute.POST, {
+    token: brand.token,
+    params: { id: dealId },
+    body: { txHash: hash },
+  });
+  if (res.status !== 200 || res.body.deal.status !== "open")
+    throw new Error(`confirm funding: ${res.status} ${JSON.stringify(res.body)}`);
+  return hash;
+}
