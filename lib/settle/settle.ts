@@ -175,6 +175,16 @@ export async function settleMilestone(
   let settlement = await settlementOf(db, milestone.id);
   let leaseHeld = false;
   if (settlement?.status === "confirmed") throw alreadySettled(settlement);
+  if (
+    !settlement &&
+    (milestone.status === "refunded" || !["active", "completed"].includes(deal.status))
+  )
+    throw new AppError(
+      deal.status === "unfunded" ? "not_funded" : "invalid_state",
+      milestone.status === "refunded"
+        ? "This milestone's money went back to the brand; there is nothing left to pay."
+        : `The deal is ${deal.status}; only a deal a creator has taken can be settled.`,
+    );
   if (!settlement) {
     if (milestone.status === "pending")
       throw new AppError("no_deliverable", "Nothing has been submitted yet.");
