@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { roleBody, sessionBody, walletLinkBody } from "@/lib/auth/schemas";
-import { createDealBody, deliverableBody } from "@/lib/deals/schemas";
+import {
+  createDealBody,
+  deliverableBody,
+  fundingAuthorizationBody,
+  txHashBody,
+} from "@/lib/deals/schemas";
 import { settleBody } from "@/lib/settle/schemas";
 
 // The API reference, served as OpenAPI 3.1 at /api/openapi.json and rendered at /docs.
@@ -96,7 +101,8 @@ export const endpoints: Endpoint[] = [
     tag: "Deals",
     auth: true,
     body: createDealBody,
-    summary: "A brand creates a deal with its milestones (budget = sum of amounts).",
+    summary:
+      "A brand creates a deal with its milestones (budget = sum of amounts). It is `unfunded` — invisible to creators — until the escrow holds the budget. Optional `deadline` (default 30 days): unreleased milestones are refundable to the brand after it plus 7 days.",
     response: "201 { deal }",
     errors: ["400 invalid_request", "403 wrong_role"],
   },
@@ -114,9 +120,89 @@ export const endpoints: Endpoint[] = [
     path: "/api/deals/{id}/accept",
     tag: "Deals",
     auth: true,
-    summary: "A creator takes an open deal; of two racing creators one wins.",
+    summary:
+      "A creator takes an open (funded) deal; of two racing creators one wins. Their proven wallet is recorded in the escrow as the payee; from then on the brand cannot cancel.",
     response: "{ deal }",
-    errors: ["403 wrong_role | forbidden", "404 not_found", "409 invalid_state"],
+    errors: [
+      "403 wrong_role | forbidden",
+      "404 not_found",
+      "409 invalid_state (taken, or cancelled by the brand) | wallet_required",
+      "502 chain_unavailable (retry finishes the on-chain assignment)",
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/deals/{id}/funding",
+    tag: "Escrow",
+    auth: true,
+    summary:
+      "The brand's funding terms: approve `total` to `escrow`, then call `fund(dealKey, evaluator, deadline, amounts)`. `?brand=0x…` adds the nonce a gasless EIP-3009 authorization must carry.",
+    response:
+      "{ funding: { chainId, escrow, usdc, dealKey, evaluator, deadline, graceSeconds, amounts, total, totalUnits, authorizationNonce, status } }",
+    errors: ["403 forbidden (not the brand)", "404 not_found", "503 not_configured"],
+  },
+  {
+    method: "POST",
+    path: "/api/deals/{id}/funding",
+    tag: "Escrow",
+    auth: true,
+    body: txHashBody,
+    summary:
+      "Report a funding. The server reads the escrow contract (right deal, evaluator, deadline and amounts) and never trusts the hash; the deal becomes `open`. Fundings nobody reports are found by reconciliation.",
+    response: "{ deal }",
+    errors: [
+      "403 forbidden",
+      "404 not_found",
+      "409 not_funded | invalid_state (funded with other terms)",
+      "502 chain_unavailable",
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/deals/{id}/funding/authorization",
+    tag: "Escrow",
+    auth: true,
+    body: fundingAuthorizationBody,
+    summary:
+      "Gasless funding: the brand's signed EIP-3009 ReceiveWithAuthorization (nonce from GET …/funding?brand=) is submitted by the relayer, which pays the gas. A replay moves nothing.",
+    response: "{ deal }",
+    errors: ["401 invalid_signature", "403 forbidden", "404 not_found", "503 not_configured"],
+  },
+  {
+    method: "POST",
+    path: "/api/deals/{id}/cancel",
+    tag: "Escrow",
+    auth: true,
+    body: txHashBody,
+    summary:
+      "End a deal nobody has taken. Unfunded: at once. Funded: only the brand's own `cancel(dealKey)` call to the escrow returns the money; this confirms it from the chain.",
+    response: "{ deal }",
+    errors: [
+      "403 forbidden",
+      "404 not_found",
+      "409 invalid_state (taken; or not yet cancelled on-chain — details say what to call)",
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/deals/{id}/refund",
+    tag: "Escrow",
+    auth: true,
+    summary:
+      "After the deadline plus 7 days, every milestone still locked goes back to the brand (refundExpired; the service pays the gas). Safe to repeat.",
+    response: "{ deal }",
+    errors: ["403 forbidden", "404 not_found", "409 invalid_state (too early) | not_funded"],
+  },
+  {
+    method: "POST",
+    path: "/api/faucet/test-usdc",
+    tag: "Escrow",
+    auth: true,
+    body: z.object({ address: z.string().describe("0x-prefixed wallet address") }),
+    summary:
+      "Local chain only: 1,000 test USDC and gas for a brand's wallet, to fund escrows with one click.",
+    response: "{ address, amount, txHash, explorerUrl }",
+    errors: ["403 faucet_disabled (not the local chain)"],
   },
   {
     method: "GET",
@@ -155,13 +241,13 @@ export const endpoints: Endpoint[] = [
     auth: true,
     body: settleBody,
     summary:
-      "Verify → gate (approved && score ≥ minScore) → approve → pay floor(amount × score) USDC, exactly once. Honours Idempotency-Key.",
+      "Verify → gate (approved && score ≥ minScore) → approve → one escrow release: floor(amount × score) USDC to the creator and the rest of the milestone back to the brand, carrying the verdict record's hash — exactly once. Honours Idempotency-Key.",
     response:
       '{ outcome: "paid", milestone, verdict, settlement } | { outcome: "rejected", milestone, verdict }',
     errors: [
       "403 forbidden",
       "404 not_found",
-      "409 no_deliverable | already_settled | settlement_in_progress | wallet_required",
+      "409 no_deliverable | already_settled | settlement_in_progress | not_funded | invalid_state",
       "502 verifier_unavailable | chain_unavailable (retry resumes)",
       "503 not_configured (relay)",
     ],

@@ -27,6 +27,26 @@ export default function DocsPage() {
           <a href="/api/openapi.json">/api/openapi.json</a>.
         </p>
       </section>
+      <section className="card stack" aria-labelledby="money-flow">
+        <h2 id="money-flow">How the money moves</h2>
+        <pre className="mono small" style={{ overflowX: "auto" }}>
+          {`brand wallet ──fund(dealKey, evaluator, deadline, amounts)──▶ MilestoneEscrow
+                                                                  │
+      settle (evaluator: release(…, payout, verdictHash)) ────────┤
+                                                                  ├─ payout ─────▶ creator
+                                                                  └─ remainder ──▶ brand
+      brand: cancel(dealKey) while nobody took the deal ──────────── everything ─▶ brand
+      anyone, after deadline + 7 days: refundExpired(dealKey, i) ─── milestone i ▶ brand`}
+        </pre>
+        <p className="small">
+          The brand&apos;s USDC is locked in the escrow contract before a creator can see the deal.
+          Money leaves it only to the deal&apos;s creator or back to the brand — never to the
+          service. The service is the deal&apos;s evaluator: it can release each milestone once,
+          paying at most its amount, and every release carries the hash of the verdict record it was
+          decided on. The brand can always take back what was not released after the deadline plus
+          the grace period, without the service.
+        </p>
+      </section>
       {tags.map((tag) => (
         <section key={tag} className="stack">
           <h2>{tag}</h2>
