@@ -5,8 +5,10 @@
 //   sender      a USDC transfer through lib/chain/sender (advisory lock, record, broadcast,
 //               receipt) vs. the same transfer sent straight with viem (baseline)
 //   sender ×N   N concurrent sends through the sender vs. N sequential plain viem sends
-//   settle      a whole POST /api/settle (rubric verdict, gate, claim, transfer, receipt,
-//               reputation record) vs. the plain viem transfer
+//   settle      a whole POST /api/settle (rubric verdict, gate, claim, escrow release,
+//               receipt, reputation record) vs. the plain viem transfer
+//   release     the escrow release transaction alone, through the sender, vs. the plain
+//               viem transfer (what holding the brand's money costs on-chain)
 //   deal list   GET /api/deals for a brand with 100 deals vs. a trivial `select 1`
 import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
@@ -35,6 +37,7 @@ async function main() {
     RPC_URL: anvil.rpcUrl,
     USDC_ADDRESS: d.usdc,
     REPUTATION_REGISTRY_ADDRESS: d.registry,
+    ESCROW_ADDRESS: d.escrow,
     TREASURY_PRIVATE_KEY: treasuryKey,
     DATA_DIR: mkdtempSync(path.join(tmpdir(), "milestone-bench-")),
     LOG_LEVEL: "error",
@@ -43,7 +46,11 @@ async function main() {
 
   const { sql } = await import("drizzle-orm");
   const { encodeFunctionData } = await import("viem");
-  const { mockUsdcAbi } = await import("@/contracts/artifacts");
+  const { milestoneEscrowAbi, mockUsdcAbi } = await import("@/contracts/artifacts");
+  const { dealKey } = await import("@/lib/escrow/onchain");
+  const { assignCreatorOnChain, syncFunding, toSeconds } = await import("@/lib/escrow/deals");
+  const { escrowCall } = await import("@/lib/escrow/chain");
+  const { eq } = await import("drizzle-orm");
   const { getDb, closeDb, dbDriver } = await import("@/db/client");
   const { users, deals, milestones, deliverables } = await import("@/db/schema");
   const { makeWalletClient } = await import("@/lib/chain/clients");
@@ -66,6 +73,26 @@ async function main() {
     amount: 10n ** 15n,
   });
   const someone = () => privateKeyToAccount(generatePrivateKey()).address;
+  // The brand's wallet, which funds every bench deal's escrow.
+  const funder = makeWalletClient(
+    { chain: config.known.chain, rpcUrl: anvil.rpcUrl },
+    devAccountKey(2),
+  );
+  await mintUsdc({
+    rpcUrl: anvil.rpcUrl,
+    ownerKey: treasuryKey,
+    usdc: d.usdc,
+    to: funder.account.address,
+    amount: 10n ** 15n,
+  });
+  await publicClient().waitForTransactionReceipt({
+    hash: await funder.writeContract({
+      address: d.usdc,
+      abi: mockUsdcAbi,
+      functionName: "approve",
+      args: [d.escrow, 10n ** 30n],
+    }),
+  });
   const transferData = () =>
     encodeFunctionData({
       abi: mockUsdcAbi,
@@ -109,21 +136,28 @@ async function main() {
     })
     .returning();
   if (!brand || !creator) throw new Error("no fixtures");
+  /** A deal funded in the escrow, taken (creator recorded on-chain), with a deliverable. */
   async function submittedMilestone(): Promise<string> {
-    const [deal] = await db
+    const [created] = await db
       .insert(deals)
-      .values({
-        brandId: brand!.id,
-        creatorId: creator!.id,
-        title: "Bench deal",
-        status: "active",
-        budgetUnits: 10_000_000n,
-      })
+      .values({ brandId: brand!.id, title: "Bench deal", budgetUnits: 10_000_000n })
       .returning();
+    const fundHash = await funder.writeContract({
+      address: d.escrow,
+      abi: milestoneEscrowAbi,
+      functionName: "fund",
+      args: [
+        dealKey(created!.id),
+        config.treasuryAddress!,
+        toSeconds(created!.deadlineAt),
+        [10_000_000n],
+      ],
+    });
+    await publicClient().waitForTransactionReceipt({ hash: fundHash });
     const [m] = await db
       .insert(milestones)
       .values({
-        dealId: deal!.id,
+        dealId: created!.id,
         position: 0,
         title: "Post",
         amountUnits: 10_000_000n,
@@ -132,6 +166,14 @@ async function main() {
         revision: 1,
       })
       .returning();
+    const check = await syncFunding(db, created!);
+    if (check.status !== "funded") throw new Error(`bench deal not funded: ${check.status}`);
+    const [taken] = await db
+      .update(deals)
+      .set({ creatorId: creator!.id, creatorWallet: creator!.walletAddress, status: "active" })
+      .where(eq(deals.id, created!.id))
+      .returning();
+    await assignCreatorOnChain(db, taken!);
     await db.insert(deliverables).values({
       milestoneId: m!.id,
       revision: 1,
@@ -142,6 +184,16 @@ async function main() {
     return m!.id;
   }
   for (let i = 0; i < 100; i++) await submittedMilestone();
+
+  /** The release transaction alone (evaluator → escrow), sent through the sender. */
+  async function releaseOnly(milestoneId: string) {
+    const [row] = await db.select().from(milestones).where(eq(milestones.id, milestoneId));
+    return sendTransaction(db, treasuryKey, {
+      to: d.escrow,
+      data: escrowCall.release(row!.dealId, 0, 5_000_000n, `0x${"11".repeat(32)}`),
+      purpose: "bench:release",
+    });
+  }
 
   const rows: Array<[string, number, number, string]> = [];
   const record = (name: string, baseline: number, value: number, unit: string) =>
@@ -156,6 +208,7 @@ async function main() {
   const concurrentBase: number[] = [];
   const concurrent: number[] = [];
   const settle: number[] = [];
+  const release: number[] = [];
   const listBase: number[] = [];
   const list: number[] = [];
   const N = 20;
@@ -168,7 +221,8 @@ async function main() {
       }, 1),
     );
     concurrent.push(await timeOne(() => Promise.all(Array.from({ length: N }, viaSender)), 1));
-    const ids = await Promise.all(Array.from({ length: 5 }, submittedMilestone));
+    const ids: string[] = [];
+    for (let k = 0; k < 5; k++) ids.push(await submittedMilestone()); // one funder wallet: in order
     let i = 0;
     settle.push(
       await timeOne(
@@ -182,6 +236,10 @@ async function main() {
         5,
       ),
     );
+    const releaseIds: string[] = [];
+    for (let k = 0; k < 5; k++) releaseIds.push(await submittedMilestone());
+    let j = 0;
+    release.push(await timeOne(() => releaseOnly(releaseIds[j++] as string), 5));
     listBase.push(await timeOne(() => db.execute(sql`select 1`), 20));
     list.push(await timeOne(() => listDeals(db, brand), 5));
   }
@@ -193,6 +251,12 @@ async function main() {
     "ms/batch",
   );
   record("settle: whole POST /api/settle vs plain transfer", median(base), median(settle), "ms/op");
+  record(
+    "release: escrow release tx vs plain ERC-20 transfer",
+    median(base),
+    median(release),
+    "ms/op",
+  );
   record("deal list (100 deals) vs select 1", median(listBase), median(list), "ms/op");
 
   console.log(
