@@ -57,6 +57,15 @@ describe("POST /api/demo/unlock", () => {
     expect(isValidUnlockToken("9999999999.forged")).toBe(false);
   });
 
+  it("accepts the original interface's `{ code }` as the passphrase", async () => {
+    withPassphrase("open sesame");
+    const right = await call(unlockRoute.POST, { body: { code: "open sesame" }, headers: from() });
+    expect(right.status).toBe(200);
+    expect(right.body).toEqual({ unlocked: true });
+    const wrong = await call(unlockRoute.POST, { body: { code: "nope" }, headers: from() });
+    expect(wrong.status).toBe(401);
+  });
+
   it("refuses a wrong passphrase with 401 and validates the body", async () => {
     withPassphrase("open sesame");
     const wrong = await guess("open sesamE", from());

@@ -191,6 +191,18 @@ describe("relay via a Gelato-style API (local fake relayer on a Base Sepolia for
     expect(await transfersTo(wallet)).toHaveLength(1);
   });
 
+  it('accepts the original interface\'s `via: "relayer"` as relay', async () => {
+    const { brand, creator, wallet } = await parties();
+    const { milestoneId } = await submittedMilestone(brand, creator, goodDeliverable);
+    const res = await call(settleRoute.POST, {
+      token: brand.token,
+      body: { milestoneId, via: "relayer" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.settlement.via).toBe("relay");
+    expect(await usdcBalance(wallet)).toBeGreaterThan(0n);
+  });
+
   it("answers 503 not_configured for relay when the relayer is not set up", async () => {
     const restoreKey = setChainEnv({ RELAY_API_KEY: undefined });
     try {
