@@ -347,6 +347,48 @@ export const faucetDrips = pgTable(
   ],
 );
 
+export const dealEventTypes = [
+  "created",
+  "funded",
+  "taken",
+  "submitted",
+  "verified",
+  "rejected",
+  "approved",
+  "paid",
+  "refunded",
+  "cancelled",
+  "expired",
+  "completed",
+] as const;
+export type DealEventType = (typeof dealEventTypes)[number];
+
+/**
+ * The activity log: one append-only row per state change of a deal or its milestones,
+ * written in the same transaction as the change (lib/events). The single source for the
+ * timeline, notifications and webhooks. `seq` orders it and is the pagination cursor.
+ */
+export const dealEvents = pgTable(
+  "deal_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity(),
+    dealId: uuid("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    milestoneId: uuid("milestone_id").references(() => milestones.id, { onDelete: "cascade" }),
+    type: text("type").$type<DealEventType>().notNull(),
+    /** The user who caused it; null for the service itself (reconcile, the chain watcher). */
+    actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("deal_events_seq_key").on(t.seq),
+    index("deal_events_deal_seq_idx").on(t.dealId, t.seq),
+  ],
+);
+
 /** A retried request with the same Idempotency-Key gets the first response back. */
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
@@ -386,3 +428,4 @@ export type Verification = typeof verifications.$inferSelect;
 export type Settlement = typeof settlements.$inferSelect;
 export type ChainTransaction = typeof chainTransactions.$inferSelect;
 export type FaucetDrip = typeof faucetDrips.$inferSelect;
+export type DealEvent = typeof dealEvents.$inferSelect;

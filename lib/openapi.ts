@@ -132,6 +132,16 @@ export const endpoints: Endpoint[] = [
   },
   {
     method: "GET",
+    path: "/api/deals/{id}/events",
+    tag: "Deals",
+    auth: true,
+    summary:
+      "The deal's activity log, oldest first: created, funded, taken, submitted, verified, rejected, approved, paid, refunded, cancelled, expired, completed — each written in the same transaction as its change. `limit` 1..100 (default 20), `cursor` from `nextCursor`.",
+    response: "{ events: [{ id, type, dealId, milestoneId, actor, data, createdAt }], nextCursor }",
+    errors: ["400 invalid_request (bad limit or cursor)", "404 not_found (not a party)"],
+  },
+  {
+    method: "GET",
     path: "/api/deals/{id}/funding",
     tag: "Escrow",
     auth: true,

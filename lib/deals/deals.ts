@@ -13,6 +13,7 @@ import type { CreateDealInput } from "@/lib/deals/schemas";
 import { type DealJson, dealJson } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
 import { assignCreatorOnChain } from "@/lib/escrow/deals";
+import { recordEvent } from "@/lib/events/events";
 import { scoreToBps } from "@/lib/money";
 
 // Deals: a brand creates one with milestones; a creator takes an open one. Access follows
@@ -106,6 +107,7 @@ export async function createDeal(
         dueAt: m.dueAt ? new Date(m.dueAt) : null,
       })),
     );
+    await recordEvent(tx, { dealId: created.id, type: "created", actorId: caller.id });
     return created;
   });
   return renderDeal(db, deal);
@@ -152,18 +154,28 @@ export async function acceptDeal(db: Db, caller: Caller, dealId: string): Promis
       "wallet_required",
       "Link a wallet before taking a deal: the escrow pays the address recorded now.",
     );
-  const [taken] = await db
-    .update(deals)
-    .set({ creatorId: caller.id, creatorWallet: wallet, status: "active", updatedAt: new Date() })
-    .where(
-      and(
-        eq(deals.id, dealId),
-        isNull(deals.creatorId),
-        eq(deals.status, "open"),
-        or(isNull(deals.inviteEmail), sql`lower(${deals.inviteEmail}) = lower(${caller.email})`),
-      ),
-    )
-    .returning();
+  const taken = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(deals)
+      .set({ creatorId: caller.id, creatorWallet: wallet, status: "active", updatedAt: new Date() })
+      .where(
+        and(
+          eq(deals.id, dealId),
+          isNull(deals.creatorId),
+          eq(deals.status, "open"),
+          or(isNull(deals.inviteEmail), sql`lower(${deals.inviteEmail}) = lower(${caller.email})`),
+        ),
+      )
+      .returning();
+    if (row)
+      await recordEvent(tx, {
+        dealId,
+        type: "taken",
+        actorId: caller.id,
+        data: { creatorWallet: wallet },
+      });
+    return row;
+  });
   if (!taken)
     throw new AppError("invalid_state", "This deal has already been taken by another creator.");
   // Recorded on-chain by the evaluator; from then on the brand can no longer cancel it.

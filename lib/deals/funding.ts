@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { type Address, encodeFunctionData, getAddress, type Hex, parseSignature } from "viem";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
@@ -22,6 +22,7 @@ import {
   syncRefunds,
 } from "@/lib/escrow/deals";
 import { dealKey } from "@/lib/escrow/onchain";
+import { recordEvent } from "@/lib/events/events";
 
 // The brand's side of the escrow, behind the deals API: the funding terms, reporting a
 // funding (checked against the contract), gasless funding through the relayer, cancelling
@@ -69,7 +70,10 @@ export async function confirmFunding(
 ): Promise<DealJson> {
   const deal = await brandDeal(db, caller, dealId);
   if (deal.status !== "unfunded") return renderDeal(db, deal);
-  return renderDeal(db, assertFunded(await syncFunding(db, deal, txHash as Hex | undefined)));
+  return renderDeal(
+    db,
+    assertFunded(await syncFunding(db, deal, txHash as Hex | undefined, caller.id)),
+  );
 }
 
 /**
@@ -155,11 +159,15 @@ export async function cancelDeal(db: Db, caller: Caller, dealId: string): Promis
     const check = await syncFunding(db, deal);
     if (check.status === "funded") deal = check.deal;
     else {
-      const [cancelled] = await db
-        .update(deals)
-        .set({ status: "cancelled", updatedAt: new Date() })
-        .where(eq(deals.id, deal.id))
-        .returning();
+      const cancelled = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(deals)
+          .set({ status: "cancelled", updatedAt: new Date() })
+          .where(and(eq(deals.id, deal.id), eq(deals.status, "unfunded")))
+          .returning();
+        if (row) await recordEvent(tx, { dealId: deal.id, type: "cancelled", actorId: caller.id });
+        return row;
+      });
       return renderDeal(db, cancelled ?? deal);
     }
   }

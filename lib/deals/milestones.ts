@@ -13,6 +13,7 @@ import {
   verdictJson,
 } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
+import { recordEvent } from "@/lib/events/events";
 
 // Milestones: the creator submits deliverables (each a new revision); both parties read
 // the milestone with its whole history of deliverables and verdicts.
@@ -100,6 +101,13 @@ export async function submitDeliverable(
       .where(
         and(eq(milestones.id, milestoneId), inArray(milestones.status, ["pending", "rejected"])),
       );
+    await recordEvent(tx, {
+      dealId: row.deal.id,
+      milestoneId,
+      type: "submitted",
+      actorId: caller.id,
+      data: { revision, url: input.url },
+    });
   });
   return getMilestone(db, caller, milestoneId);
 }

@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { deals, milestones, type Requirements } from "@/db/schema";
 import { type Caller, renderDeals, requireRole } from "@/lib/deals/deals";
 import type { DealJson } from "@/lib/deals/serialize";
+import { recordEvent } from "@/lib/events/events";
 import { usdcToUnits } from "@/lib/money";
 
 // The three starter deals a demo brand gets. Their requirements are concrete so the
@@ -129,6 +130,8 @@ export async function ensureStarterDeals(
       )
       .onConflictDoNothing({ target: [deals.brandId, deals.starterKey] })
       .returning({ id: deals.id, starterKey: deals.starterKey });
+    for (const { id } of inserted)
+      await recordEvent(tx, { dealId: id, type: "created", actorId: caller.id });
     const rows = inserted.flatMap(({ id, starterKey }) => {
       const spec = starterDeals.find((s) => s.key === starterKey);
       return (spec?.milestones ?? []).map((m, position) => ({

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { type Address, getAddress, type Hex, isAddressEqual, parseEventLogs } from "viem";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
@@ -20,6 +20,7 @@ import {
   readEscrowMilestones,
 } from "@/lib/escrow/chain";
 import { dealKey, fundingNonce, GRACE_PERIOD_SECONDS, MilestoneState } from "@/lib/escrow/onchain";
+import { recordEvent } from "@/lib/events/events";
 import { log } from "@/lib/log";
 import { unitsToDecimal } from "@/lib/money";
 
@@ -132,7 +133,12 @@ async function fundingEvent(
  * amounts in order) and, if so, opens the deal. `txHash` is only a hint for the explorer
  * link: it is stored only when its own receipt shows this deal's funding.
  */
-export async function syncFunding(db: Db, deal: Deal, txHash?: Hex): Promise<FundingCheck> {
+export async function syncFunding(
+  db: Db,
+  deal: Deal,
+  txHash?: Hex,
+  actorId: string | null = null,
+): Promise<FundingCheck> {
   const onChain = await readEscrowDeal(deal.id);
   if (!onChain.exists) return { status: "not_funded" };
   const ms = await dealMilestones(db, deal.id);
@@ -152,20 +158,34 @@ export async function syncFunding(db: Db, deal: Deal, txHash?: Hex): Promise<Fun
   if (problems.length) return { status: "mismatch", problems };
 
   const event = await fundingEvent(deal.id, txHash);
-  const [opened] = await db
-    .update(deals)
-    .set({
-      status: onChain.cancelled ? "cancelled" : "open",
-      escrowChainId: chainConfig().chainId,
-      escrowAddress: chainConfig().escrow,
-      brandWallet: onChain.brand,
-      fundingTxHash: event?.txHash ?? null,
-      fundedBlock: event?.block ?? null,
-      fundedAt: new Date(),
-      updatedAt: new Date(),
-    })
-    .where(and(eq(deals.id, deal.id), eq(deals.status, "unfunded")))
-    .returning();
+  const opened = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(deals)
+      .set({
+        status: "open",
+        escrowChainId: chainConfig().chainId,
+        escrowAddress: chainConfig().escrow,
+        brandWallet: onChain.brand,
+        fundingTxHash: event?.txHash ?? null,
+        fundedBlock: event?.block ?? null,
+        fundedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(deals.id, deal.id), eq(deals.status, "unfunded")))
+      .returning();
+    if (row)
+      await recordEvent(tx, {
+        dealId: deal.id,
+        type: "funded",
+        actorId,
+        data: {
+          amount: unitsToDecimal(onChain.funded),
+          brandWallet: onChain.brand,
+          txHash: event?.txHash ?? null,
+        },
+      });
+    return row;
+  });
   const current = opened ?? (await reloadDeal(db, deal.id));
   if (onChain.cancelled) await syncRefunds(db, current);
   return { status: "funded", deal: current };
@@ -279,10 +299,22 @@ export async function syncRefunds(db: Db, deal: Deal): Promise<Deal> {
       for (const i of refundedIdx) {
         const m = ms[i];
         if (!m || m.status === "paid" || m.status === "refunded") continue;
-        await tx
+        const changed = await tx
           .update(milestones)
           .set({ status: "refunded", refundTxHash: hashOf.get(i) ?? null, updatedAt: new Date() })
-          .where(eq(milestones.id, m.id));
+          .where(and(eq(milestones.id, m.id), notInArray(milestones.status, ["paid", "refunded"])))
+          .returning({ id: milestones.id });
+        if (changed.length)
+          await recordEvent(tx, {
+            dealId: deal.id,
+            milestoneId: m.id,
+            type: "refunded",
+            data: {
+              amount: unitsToDecimal(m.amountUnits),
+              to: onChain.brand,
+              txHash: hashOf.get(i) ?? null,
+            },
+          });
       }
     });
   }
@@ -295,11 +327,15 @@ export async function syncRefunds(db: Db, deal: Deal): Promise<Deal> {
     : anyPaid && refundedIdx.length === 0
       ? "completed"
       : "expired";
-  const [closed] = await db
-    .update(deals)
-    .set({ status, updatedAt: new Date() })
-    .where(and(eq(deals.id, deal.id), inArray(deals.status, ["unfunded", "open", "active"])))
-    .returning();
+  const closed = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(deals)
+      .set({ status, updatedAt: new Date() })
+      .where(and(eq(deals.id, deal.id), inArray(deals.status, ["unfunded", "open", "active"])))
+      .returning();
+    if (row) await recordEvent(tx, { dealId: deal.id, type: status });
+    return row;
+  });
   return closed ?? reloadDeal(db, deal.id);
 }
 

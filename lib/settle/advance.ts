@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, notInArray, or, sql } from "drizzle-orm";
 import type { Hex } from "viem";
 import type { Db } from "@/db/client";
 import { deals, milestones, type Settlement, settlements } from "@/db/schema";
@@ -10,7 +10,9 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { findRelease, readEscrowMilestone } from "@/lib/escrow/chain";
 import { MilestoneState } from "@/lib/escrow/onchain";
+import { recordEvent } from "@/lib/events/events";
 import { log } from "@/lib/log";
+import { unitsToDecimal } from "@/lib/money";
 import { releaseTarget, submitPayment } from "@/lib/settle/payment";
 import { recordSettlementReputation } from "@/lib/settle/reputation";
 
@@ -57,19 +59,37 @@ async function markPaid(db: Db, s: Settlement, txHash: string | null): Promise<S
       .set({ status: "confirmed", txHash: txHash ?? s.txHash, error: null, updatedAt: new Date() })
       .where(eq(settlements.id, s.id))
       .returning();
-    await tx
+    const paid = await tx
       .update(milestones)
       .set({ status: "paid", updatedAt: new Date() })
-      .where(and(eq(milestones.id, s.milestoneId), eq(milestones.status, "approved")));
+      .where(and(eq(milestones.id, s.milestoneId), eq(milestones.status, "approved")))
+      .returning({ id: milestones.id });
+    if (paid.length)
+      await recordEvent(tx, {
+        dealId: s.dealId,
+        milestoneId: s.milestoneId,
+        type: "paid",
+        data: {
+          amount: unitsToDecimal(s.amountUnits),
+          refund: unitsToDecimal(s.refundUnits),
+          txHash: txHash ?? s.txHash,
+          recipient: s.recipient,
+        },
+      });
     const [unpaid] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(milestones)
-      .where(and(eq(milestones.dealId, s.dealId), ne(milestones.status, "paid")));
-    if ((unpaid?.n ?? 0) === 0)
-      await tx
+      .where(
+        and(eq(milestones.dealId, s.dealId), notInArray(milestones.status, ["paid", "refunded"])),
+      );
+    if ((unpaid?.n ?? 0) === 0) {
+      const completed = await tx
         .update(deals)
         .set({ status: "completed", updatedAt: new Date() })
-        .where(eq(deals.id, s.dealId));
+        .where(and(eq(deals.id, s.dealId), eq(deals.status, "active")))
+        .returning({ id: deals.id });
+      if (completed.length) await recordEvent(tx, { dealId: s.dealId, type: "completed" });
+    }
     if (!done) throw new Error(`settlement ${s.id} vanished`);
     return done;
   });

@@ -25,7 +25,8 @@ import {
 } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
 import { assignCreatorOnChain } from "@/lib/escrow/deals";
-import { payoutUnits, scoreToBps } from "@/lib/money";
+import { recordEvent } from "@/lib/events/events";
+import { payoutUnits, scoreToBps, unitsToDecimal } from "@/lib/money";
 import { advanceSettlement, newLease } from "@/lib/settle/advance";
 import type { VerifierOptions } from "@/lib/verify/verifier";
 import { ensureRecordHash, verdictForRevision } from "@/lib/verify/verify-milestone";
@@ -58,17 +59,28 @@ function alreadySettled(s: Settlement): AppError {
 }
 
 /** The gate failed: the milestone is rejected (the creator may submit a new revision). */
-async function reject(db: Db, m: Milestone, v: Verification): Promise<void> {
-  await db
-    .update(milestones)
-    .set({ status: "rejected", updatedAt: new Date() })
-    .where(
-      and(
-        eq(milestones.id, m.id),
-        eq(milestones.status, "submitted"),
-        eq(milestones.revision, v.revision),
-      ),
-    );
+async function reject(db: Db, m: Milestone, v: Verification, actorId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const changed = await tx
+      .update(milestones)
+      .set({ status: "rejected", updatedAt: new Date() })
+      .where(
+        and(
+          eq(milestones.id, m.id),
+          eq(milestones.status, "submitted"),
+          eq(milestones.revision, v.revision),
+        ),
+      )
+      .returning({ id: milestones.id });
+    if (changed.length)
+      await recordEvent(tx, {
+        dealId: m.dealId,
+        milestoneId: m.id,
+        type: "rejected",
+        actorId,
+        data: { revision: v.revision, score: v.scoreBps / 10_000, missing: v.missing },
+      });
+  });
 }
 
 /**
@@ -148,6 +160,19 @@ async function claim(
       .set({ status: "approved", updatedAt: new Date() })
       .where(and(eq(milestones.id, m.id), inArray(milestones.status, ["submitted", "rejected"])));
     if (!created) throw new Error("insert returned no settlement");
+    await recordEvent(tx, {
+      dealId: deal.id,
+      milestoneId: m.id,
+      type: "approved",
+      actorId: deal.brandId,
+      data: {
+        revision: v.revision,
+        score: v.scoreBps / 10_000,
+        payout: unitsToDecimal(amountUnits),
+        refund: unitsToDecimal(m.amountUnits - amountUnits),
+        via,
+      },
+    });
     return created;
   });
 }
@@ -192,7 +217,7 @@ export async function settleMilestone(
     const minScoreBps =
       input.minScore !== undefined ? scoreToBps(input.minScore) : deal.minScoreBps;
     if (!(verification.approved && verification.scoreBps >= minScoreBps)) {
-      await reject(db, milestone, verification);
+      await reject(db, milestone, verification, caller.id);
       return {
         outcome: "rejected",
         milestone: await getMilestone(db, caller, milestone.id),

@@ -15,6 +15,7 @@ import {
 import { type VerdictJson, verdictJson } from "@/lib/deals/serialize";
 import { env } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
+import { recordEvent } from "@/lib/events/events";
 import { scoreToBps } from "@/lib/money";
 import { hashVerdictRecord } from "./record";
 import { RUBRIC_MODEL_ID } from "./rubric";
@@ -176,18 +177,34 @@ async function runAndStore(
     decidedBy: null,
     verifiedAt: verifiedAt.toISOString(),
   });
-  await db
-    .insert(verifications)
-    .values({
-      ...fields,
-      record,
-      recordHash: hash,
-      createdAt: verifiedAt,
-      latencyMs: result.latencyMs,
-      inputTokens: result.inputTokens,
-      outputTokens: result.outputTokens,
-    })
-    .onConflictDoNothing({ target: [verifications.milestoneId, verifications.revision] });
+  await db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(verifications)
+      .values({
+        ...fields,
+        record,
+        recordHash: hash,
+        createdAt: verifiedAt,
+        latencyMs: result.latencyMs,
+        inputTokens: result.inputTokens,
+        outputTokens: result.outputTokens,
+      })
+      .onConflictDoNothing({ target: [verifications.milestoneId, verifications.revision] })
+      .returning({ id: verifications.id });
+    if (inserted.length)
+      await recordEvent(tx, {
+        dealId: deal.id,
+        milestoneId: milestone.id,
+        type: "verified",
+        data: {
+          revision: fields.revision,
+          approved: fields.approved,
+          score: fields.scoreBps / 10_000,
+          source: fields.source,
+          verdictHash: hash,
+        },
+      });
+  });
   // The database row is the truth, whoever inserted it.
   const stored = await storedVerdict(db, milestone.id, deliverable.revision);
   if (!stored) throw new Error(`verification for ${milestone.id}@${deliverable.revision} vanished`);

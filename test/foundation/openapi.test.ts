@@ -24,10 +24,20 @@ describe("API reference", () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe("3.1.0");
     const settle = res.body.paths["/api/settle"].post;
+    // "relayer": the original interface's name for relay, accepted as an alias.
     expect(settle.requestBody.content["application/json"].schema.properties.via.enum).toEqual([
       "direct",
       "relay",
+      "relayer",
     ]);
     expect(Object.keys(res.body.paths)).toContain("/api/deals/{id}/accept");
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining([
+        "/api/deals/{id}/funding",
+        "/api/deals/{id}/cancel",
+        "/api/deals/{id}/refund",
+        "/api/deals/{id}/events",
+      ]),
+    );
   });
 });

@@ -1,0 +1,72 @@
+import { and, asc, eq, gt } from "drizzle-orm";
+import { z } from "zod";
+import type { DbOrTx } from "@/db/client";
+import { findVisibleDeal } from "@/db/queries/deals";
+import { type DealEvent, type DealEventType, dealEvents } from "@/db/schema";
+import { notFound } from "@/lib/errors";
+import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@/lib/pagination";
+
+// The activity log. Every state change of a deal or its milestones appends one row, in the
+// same database transaction as the change: a change that rolls back leaves no event, and
+// no event exists without its change. The timeline, notifications and webhooks read this.
+
+export type NewDealEvent = {
+  dealId: string;
+  milestoneId?: string | null;
+  type: DealEventType;
+  /** The user who caused it; null when the service did (reconcile, the chain watcher). */
+  actorId?: string | null;
+  data?: Record<string, unknown>;
+};
+
+/** Appends an event. Call it with the transaction that makes the change. */
+export async function recordEvent(tx: DbOrTx, e: NewDealEvent): Promise<void> {
+  await tx.insert(dealEvents).values({
+    dealId: e.dealId,
+    milestoneId: e.milestoneId ?? null,
+    type: e.type,
+    actorId: e.actorId ?? null,
+    data: e.data ?? {},
+  });
+}
+
+export type DealEventJson = {
+  id: string;
+  type: DealEventType;
+  dealId: string;
+  milestoneId: string | null;
+  actor: { id: string } | null;
+  data: Record<string, unknown>;
+  createdAt: string;
+};
+
+const eventJson = (e: DealEvent): DealEventJson => ({
+  id: e.id,
+  type: e.type,
+  dealId: e.dealId,
+  milestoneId: e.milestoneId,
+  actor: e.actorId ? { id: e.actorId } : null,
+  data: e.data,
+  createdAt: e.createdAt.toISOString(),
+});
+
+/** GET /api/deals/:id/events: the deal's activity, oldest first, to its parties only. */
+export async function listDealEvents(
+  db: DbOrTx,
+  caller: { id: string; email: string },
+  dealId: string,
+  page: PageQuery,
+): Promise<Page<DealEventJson>> {
+  const deal = await findVisibleDeal(db, caller, dealId);
+  if (!deal || (deal.brandId !== caller.id && deal.creatorId !== caller.id)) throw notFound("Deal");
+  const after = page.cursor
+    ? decodeCursor(`events:${dealId}`, page.cursor, z.number().int().nonnegative())
+    : 0;
+  const rows = await db
+    .select()
+    .from(dealEvents)
+    .where(and(eq(dealEvents.dealId, dealId), gt(dealEvents.seq, after)))
+    .orderBy(asc(dealEvents.seq))
+    .limit(page.limit + 1);
+  return toPage(rows, page.limit, eventJson, (r) => encodeCursor(`events:${dealId}`, r.seq));
+}
