@@ -1,0 +1,1 @@
+CREATE INDEX "chain_transactions_purpose_idx" ON "chain_transactions" USING btree ("chain_id","purpose","created_at");
