@@ -1,9 +1,17 @@
 import { defineConfig, devices } from "@playwright/test";
+import { BASE_ARGS, ensureChromium, findReadyChromium } from "./e2e/chromium";
 
-// Browser journeys in Debian's Chromium against the production build on embedded
-// defaults: its own data dir (wiped), its own anvil on a free port, PGlite.
+// Browser journeys in Chromium (Debian's when installed, else the one inside the
+// @sparticuz/chromium npm package: see e2e/chromium.ts) against the production build on
+// embedded defaults: its own data dir (wiped), its own anvil on a free port, PGlite.
 const port = 3100;
 const baseURL = `http://127.0.0.1:${port}`;
+
+// This file is loaded by the runner and again by every worker. In the runner, start finding
+// (or unpacking) Chromium now, so it overlaps the web server's build; e2e/global-setup.ts
+// awaits it and hands the result to the workers, which read it here.
+if (!process.env.TEST_WORKER_INDEX) void ensureChromium();
+const chromium = findReadyChromium();
 
 export default defineConfig({
   testDir: "e2e",
@@ -14,22 +22,14 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   reporter: [["list"]],
+  globalSetup: "./e2e/global-setup.ts",
   use: {
     baseURL,
     screenshot: "only-on-failure",
     trace: "retain-on-failure",
     launchOptions: {
-      executablePath: "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-quic",
-        "--no-first-run",
-      ],
+      executablePath: chromium?.executablePath,
+      args: [...BASE_ARGS, ...(chromium?.args ?? [])],
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
