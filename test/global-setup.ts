@@ -4,15 +4,18 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { createFreshDatabase } from "@/db/fresh";
 import { startAnvil } from "@/lib/chain/anvil";
+import { deployFundedContracts } from "@/lib/chain/deploy";
+import { deploymentEnv, SLOTS_ENV, slotKeys } from "./chain-slots";
 
 // Runs once per `vitest run`, in the main process; workers inherit process.env.
 // - Database: with TEST_DATABASE_URL, a fresh database on that server for this run
-//   (dropped afterwards); otherwise each worker opens an in-memory PGlite.
-// - Chain: a real anvil on a free port (contracts: see test/setup-chain.ts).
+//   (dropped afterwards); otherwise each test file's process opens an in-memory PGlite.
+// - Chain: a real anvil on a free port, and the contracts deployed once per worker slot
+//   (test/chain-slots.ts; test/setup-chain.ts points each worker at its slot's).
 
 const cleanups: Array<() => Promise<void>> = [];
 
-export default async function setup(_project: TestProject) {
+export default async function setup(project: TestProject) {
   process.env.LOG_LEVEL ??= "error";
   const dataDir = mkdtempSync(path.join(tmpdir(), "milestone-test-"));
   process.env.DATA_DIR = dataDir;
@@ -30,13 +33,24 @@ export default async function setup(_project: TestProject) {
     console.log("[test] PGlite (in memory, one per worker)");
   }
 
-  // A real anvil on a free port. Each test file deploys its own contracts on it with its
-  // own signer accounts (test/setup-chain.ts), so parallel workers never share a nonce.
+  // A real anvil on a free port, and one deployment per worker slot on it (each by the
+  // slot's own treasury key, so the slots' nonces never meet), made here once rather than
+  // by every test file.
   const anvil = await startAnvil({ port: 0 });
   cleanups.push(() => anvil.stop());
   process.env.CHAIN = "local";
   process.env.RPC_URL = anvil.rpcUrl;
-  console.log(`[test] anvil ${anvil.rpcUrl}`);
+  const workers = project.config.maxWorkers || project.vitest.config.maxWorkers || 1;
+  const slots = Array.from({ length: workers }, (_, i) => i + 1);
+  const deployments = await Promise.all(
+    slots.map(async (slot) => {
+      const { treasuryKey } = slotKeys(slot);
+      const d = await deployFundedContracts({ rpcUrl: anvil.rpcUrl, treasuryKey });
+      return [slot, deploymentEnv(d)] as const;
+    }),
+  );
+  process.env[SLOTS_ENV] = JSON.stringify(Object.fromEntries(deployments));
+  console.log(`[test] anvil ${anvil.rpcUrl}, contracts for ${workers} worker slot(s)`);
 
   return async () => {
     for (const c of cleanups.reverse()) await c().catch((e) => console.error(e));

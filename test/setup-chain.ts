@@ -1,24 +1,28 @@
 import { resetChainConfigCache } from "@/lib/chain/config";
 import { deployFundedContracts } from "@/lib/chain/deploy";
-import { devAccountKey } from "@/lib/chain/dev-accounts";
 import { resetEnvCache } from "@/lib/env";
+import { deploymentEnv, SLOTS_ENV, slotKeys } from "./chain-slots";
 
-// Runs before each test file (vitest setupFiles). Every file gets fresh contracts on the
-// shared anvil, deployed by a treasury account of its own worker slot: accounts 2+2k and
-// 3+2k for worker k, so files running in parallel never sign with the same key (in PGlite
-// mode each worker has its own database, so Postgres locks could not serialise them).
+// Runs before each integration test file (vitest setupFiles; no network call on the usual
+// path). Points the file at its worker slot's keys and at the contracts test/global-setup.ts
+// deployed for that slot on the shared anvil (see test/chain-slots.ts). Files of one slot
+// run one after another, so they share that deployment: tests that measure balances use
+// fresh wallets of their own, and never assume a contract fresh for their file.
 const slot = Number(process.env.VITEST_POOL_ID ?? "1");
-const treasuryKey = devAccountKey(2 * slot);
-const sponsorKey = devAccountKey(2 * slot + 1);
+const { treasuryKey, sponsorKey } = slotKeys(slot);
 const rpcUrl = process.env.RPC_URL;
 if (!rpcUrl) throw new Error("RPC_URL is not set: test/global-setup.ts starts anvil");
 
-const deployment = await deployFundedContracts({ rpcUrl, treasuryKey });
+let addresses = (
+  JSON.parse(process.env[SLOTS_ENV] ?? "{}") as Record<string, Record<string, string>>
+)[slot];
+if (!addresses) {
+  // More workers than the global set-up planned for: deploy for this file, as a fallback.
+  addresses = deploymentEnv(await deployFundedContracts({ rpcUrl, treasuryKey }));
+}
 
 process.env.TREASURY_PRIVATE_KEY = treasuryKey;
 process.env.RELAY_SPONSOR_PRIVATE_KEY = sponsorKey;
-process.env.USDC_ADDRESS = deployment.usdc;
-process.env.REPUTATION_REGISTRY_ADDRESS = deployment.registry;
-process.env.ESCROW_ADDRESS = deployment.escrow;
+Object.assign(process.env, addresses);
 resetEnvCache();
 resetChainConfigCache();
