@@ -34,13 +34,16 @@ describe("wallet linking by signature", () => {
   it("links a wallet: nonce → signed message → checksummed walletAddress", async () => {
     const account = newAccount();
     const { token, user } = await signIn();
+    const before = Date.now();
     const issued = await nonceFor(token, account.address.toLowerCase());
+    const after = Date.now();
     expect(issued.message).toContain(issued.nonce);
     expect(issued.message).toContain(`Expiration Time: ${issued.expiresAt}`);
     expect(issued.message).toContain(account.address);
-    const expiresIn = Date.parse(issued.expiresAt) - Date.now();
-    expect(expiresIn).toBeGreaterThan(9 * 60_000);
-    expect(expiresIn).toBeLessThanOrEqual(10 * 60_000);
+    // Ten minutes from when it was issued (bracketed by the call; 1 s for rounding).
+    const expiresAt = Date.parse(issued.expiresAt);
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 10 * 60_000 - 1_000);
+    expect(expiresAt).toBeLessThanOrEqual(after + 10 * 60_000 + 1_000);
 
     const message = issued.message ?? "";
     const signature = await account.signMessage({ message });

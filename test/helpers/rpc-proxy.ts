@@ -16,6 +16,17 @@ export type RpcProxy = {
   garbled: Map<string, string>;
   /** How many requests for each method reached the proxy. */
   counts: Map<string, number>;
+  /**
+   * Holds the next request for `method` before it reaches the node: `arrived` resolves with
+   * its params when it comes in, and it goes on to the node when `release()` is called (a
+   * way to change the chain between a call being made and the node acting on it).
+   * `release({ result })` answers it with that result instead, without forwarding it (the
+   * test has done the call itself).
+   */
+  hold(method: string): {
+    arrived: Promise<unknown[]>;
+    release(answer?: { result: unknown }): void;
+  };
   close(): Promise<void>;
 };
 
@@ -23,16 +34,37 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
   const failing = new Set<string>();
   const garbled = new Map<string, string>();
   const counts = new Map<string, number>();
+  type Held = {
+    arrive(params: unknown[]): void;
+    released: Promise<{ result: unknown } | undefined>;
+  };
+  const holds = new Map<string, Held>();
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString("utf8");
     let method = "";
     let id: unknown = null;
+    let params: unknown[] = [];
     try {
-      ({ method = "", id = null } = JSON.parse(body) as { method?: string; id?: unknown });
+      ({
+        method = "",
+        id = null,
+        params = [],
+      } = JSON.parse(body) as { method?: string; id?: unknown; params?: unknown[] });
     } catch {}
     counts.set(method, (counts.get(method) ?? 0) + 1);
+    const held = holds.get(method);
+    if (held) {
+      holds.delete(method);
+      held.arrive(params);
+      const answer = await held.released;
+      if (answer) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id, result: answer.result }));
+        return;
+      }
+    }
     if (failing.has(method)) {
       req.socket.destroy();
       return;
@@ -62,6 +94,18 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     failing,
     garbled,
     counts,
+    hold(method) {
+      let arrive!: (params: unknown[]) => void;
+      let release!: (answer?: { result: unknown }) => void;
+      const arrived = new Promise<unknown[]>((r) => {
+        arrive = r;
+      });
+      const released = new Promise<{ result: unknown } | undefined>((r) => {
+        release = r;
+      });
+      holds.set(method, { arrive, released });
+      return { arrived, release };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

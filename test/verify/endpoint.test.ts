@@ -35,10 +35,7 @@ beforeAll(async () => {
 });
 
 beforeEach(() => {
-  model = answering(async () => {
-    await new Promise((r) => setTimeout(r, 20)); // long enough for concurrent calls to overlap
-    return textResult(JSON.stringify(approve));
-  });
+  model = answering(approve);
   configured.current = { model, id: "test/judge-1" };
 });
 
@@ -107,9 +104,35 @@ describe("POST /api/verify", () => {
 
   it("makes exactly one model call and one row for 5 concurrent verifies of one revision", async () => {
     const { milestoneId } = await submittedMilestone(brand, creator);
-    const results = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => verify(i % 2 ? brand.token : creator.token, milestoneId)),
+    // The model answers only when the test says so: all five requests are sent first, and
+    // none can have an answer while the model call is held (there is no verdict yet), so
+    // they all overlap it, however fast or slow the machine is.
+    let modelCalled!: () => void;
+    const called = new Promise<void>((r) => {
+      modelCalled = r;
+    });
+    let answer!: () => void;
+    const answered = new Promise<void>((r) => {
+      answer = r;
+    });
+    model = answering(async () => {
+      modelCalled();
+      await answered;
+      return textResult(JSON.stringify(approve));
+    });
+    configured.current = { model, id: "test/judge-1" };
+    let finished = 0;
+    const requests = Array.from({ length: 5 }, (_, i) =>
+      verify(i % 2 ? brand.token : creator.token, milestoneId).finally(() => {
+        finished++;
+      }),
     );
+    await called;
+    // A query sent after all five: on PGlite it runs after theirs (one connection, in order).
+    expect(await storedVerifications(milestoneId)).toHaveLength(0);
+    expect(finished).toBe(0);
+    answer();
+    const results = await Promise.all(requests);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     for (const r of results) expect(r.body).toEqual(results[0]?.body);
     expect(model.doGenerateCalls).toHaveLength(1);

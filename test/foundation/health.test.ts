@@ -1,0 +1,125 @@
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as healthRoute from "@/app/api/health/route";
+import { closeDb } from "@/db/client";
+import { type AnvilInstance, startAnvil } from "@/lib/chain/anvil";
+import { resetEnvCache } from "@/lib/env";
+import { setChainEnv } from "../helpers/chain-env";
+import { call } from "../helpers/http";
+
+// GET /api/health: 200 with both dependencies up; 503 `unavailable` in the error envelope,
+// naming the dependency that is down, when the database or the chain is not there. The
+// outages are real: an RPC URL on a closed port, a node of another chain, and a database
+// URL on a closed port (the process-wide handle is closed and reopened against it; last,
+// since with PGlite that drops this file's in-memory database).
+
+let closedPort: number;
+let otherChain: AnvilInstance;
+
+beforeAll(async () => {
+  // A port nothing listens on: taken, then let go.
+  closedPort = await new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+  otherChain = await startAnvil({ port: 0, chainId: 999 });
+});
+
+afterAll(async () => {
+  await otherChain?.stop();
+});
+
+const health = () => call(healthRoute.GET, { path: "/api/health" });
+
+/** Points the database at a closed port for `fn`, then back (reopened when next needed). */
+async function withDatabaseDown<T>(fn: () => Promise<T>): Promise<T> {
+  const saved = process.env.DATABASE_URL;
+  await closeDb();
+  process.env.DATABASE_URL = `postgres://postgres@127.0.0.1:${closedPort}/nowhere`;
+  resetEnvCache();
+  try {
+    return await fn();
+  } finally {
+    await closeDb();
+    if (saved === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = saved;
+    resetEnvCache();
+  }
+}
+
+describe("GET /api/health", () => {
+  it("200 with the database and the chain up", async () => {
+    const res = await health();
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      ok: true,
+      db: "ok",
+      chain: { chainId: 31337, blockNumber: expect.any(Number), name: expect.any(String) },
+    });
+  });
+
+  it("503 unavailable naming the chain when its RPC does not answer", async () => {
+    const restore = setChainEnv({ RPC_URL: `http://127.0.0.1:${closedPort}` });
+    try {
+      const res = await health();
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({
+        error: {
+          code: "unavailable",
+          message: expect.any(String),
+          details: { db: "ok", chain: "chain RPC unreachable", chainId: 31337 },
+        },
+      });
+    } finally {
+      restore();
+    }
+    expect((await health()).status).toBe(200);
+  });
+
+  it("503 when the RPC answers for another chain", async () => {
+    const restore = setChainEnv({ RPC_URL: otherChain.rpcUrl });
+    try {
+      const res = await health();
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe("unavailable");
+      expect(res.body.error.details).toEqual({
+        db: "ok",
+        chain: "RPC answers for chain 999, expected 31337",
+        chainId: 31337,
+      });
+    } finally {
+      restore();
+    }
+  });
+
+  it("503 unavailable naming the database when it is down (and both when both are)", async () => {
+    await withDatabaseDown(async () => {
+      const dbDown = await health();
+      expect(dbDown.status).toBe(503);
+      expect(dbDown.body).toEqual({
+        error: {
+          code: "unavailable",
+          message: expect.any(String),
+          details: { db: "database unreachable", chain: "ok", chainId: 31337 },
+        },
+      });
+
+      const restore = setChainEnv({ RPC_URL: `http://127.0.0.1:${closedPort}` });
+      try {
+        const bothDown = await health();
+        expect(bothDown.status).toBe(503);
+        expect(bothDown.body.error.details).toEqual({
+          db: "database unreachable",
+          chain: "chain RPC unreachable",
+          chainId: 31337,
+        });
+      } finally {
+        restore();
+      }
+    });
+  });
+});
