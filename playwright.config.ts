@@ -40,6 +40,13 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
-    env: { PORT: String(port), DATA_DIR: ".data/e2e", LOG_LEVEL: "warn", APP_URL: baseURL },
+    // The dev identity provider is off under `next start` unless enabled: the journeys sign in with it.
+    env: {
+      PORT: String(port),
+      DATA_DIR: ".data/e2e",
+      LOG_LEVEL: "warn",
+      APP_URL: baseURL,
+      DEV_IDP_ENABLED: "1",
+    },
   },
 });
