@@ -1,16 +1,23 @@
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
 import { mnemonicToAccount } from "viem/accounts";
 
 // The deals journey on the embedded setup (dev identity provider, offline rubric verifier,
-// local anvil): a brand adds the starter deals; a creator links a wallet (wagmi's mock
-// connector for anvil dev account 8), accepts a deal and submits a deliverable; the brand
-// verifies and settles it; the creator sees the payout and the USDC on-chain.
+// local anvil): a brand adds the starter deals and funds one's escrow from its wallet
+// (wagmi's mock connector for anvil dev account 4, after one-click test USDC); a creator links
+// a wallet (dev account 8), accepts the deal and submits a deliverable; the brand verifies
+// and settles it; the creator sees the payout and the USDC on-chain.
+// (e2e/escrow.spec.ts checks the escrow's money movements on-chain in detail.)
 
 const DEV_MNEMONIC = "test test test test test test test test test test test junk";
-const WALLET = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 8 }).address;
+const devAddress = (index: number) =>
+  mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index }).address;
+const WALLET = devAddress(8);
 const SHORT = `${WALLET.slice(0, 6)}…${WALLET.slice(-4)}`;
+const BRAND_WALLET = devAddress(4);
+const CREATOR_WALLET_2 = devAddress(5);
 const PHONE = { width: 375, height: 812 };
 const shot = (name: string) => `e2e/screenshots/${name}.png`;
+const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
 
 async function signIn(
   browser: Browser,
@@ -31,6 +38,37 @@ async function signIn(
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(role === "Brand" ? /\/brand$/ : /\/creator$/);
   return page;
+}
+
+/** Connects the mock test wallet inside `scope` (a full page load disconnects it). */
+async function connectTestWallet(scope: Locator, address: string) {
+  const connected = scope.getByTestId("wallet-connected");
+  const connect = scope.getByRole("button", { name: "Connect test wallet" });
+  await expect(connected.or(connect)).toBeVisible();
+  if (await connect.isVisible()) await connect.click();
+  await expect(connected).toContainText(short(address));
+}
+
+/**
+ * Funds the open deal page's escrow through the UI: connect the brand's test wallet, get
+ * test USDC if short, review, approve and fund; the deal opens.
+ */
+async function fundInUi(page: Page, wallet: string, total: string) {
+  const panel = page.getByTestId("funding-panel");
+  await expect(panel.getByTestId("funding-total")).toHaveText(total);
+  await connectTestWallet(panel, wallet);
+  const balance = panel.getByTestId("funding-balance");
+  await expect(balance).toContainText(/enough for this deal|short of the total/);
+  if ((await balance.textContent())?.includes("short")) {
+    await panel.getByRole("button", { name: "Get test USDC" }).click();
+    await expect(balance).toContainText("enough for this deal");
+  }
+  await panel.getByRole("button", { name: "Review and fund" }).click();
+  const confirm = panel.getByTestId("funding-confirm");
+  await expect(confirm).toContainText(`Lock ${total} in the escrow`);
+  await confirm.getByRole("button", { name: "Approve and fund" }).click();
+  await expect(page.getByTestId("funded-notice")).toContainText(`${total} is locked in the escrow`);
+  await expect(page.getByTestId("deal-status")).toHaveText("Open");
 }
 
 /** A desktop and a phone-width full-page screenshot; the phone one must not scroll sideways. */
@@ -54,25 +92,43 @@ test("brand posts starter deals, creator delivers, brand verifies and settles, c
   const creatorEmail = `creator-${stamp}@example.test`;
 
   // The brand starts from an empty dashboard and adds the three starter deals.
-  const brand = await signIn(browser, brandEmail, "Brand");
+  const brand = await signIn(browser, brandEmail, "Brand", BRAND_WALLET);
   await expect(brand.getByTestId("brand-empty")).toBeVisible();
   await screenshots(brand, "brand-dashboard-empty");
   await brand.getByRole("button", { name: "Add the three starter deals" }).click();
   const cards = brand.getByTestId("deal-card");
   await expect(cards).toHaveCount(3);
+  // They wait for funding: creators cannot see them yet.
   for (const title of [
     "Instagram Reel — Product Launch",
     "TikTok Clip — Brand Shoutout",
     "X Thread — Feature Highlight",
-  ])
-    await expect(cards.filter({ hasText: title })).toContainText("Open — waiting for a creator");
+  ]) {
+    const card = cards.filter({ hasText: title });
+    await expect(card.getByTestId("deal-status")).toHaveText("Waiting for funding");
+    await expect(card).toContainText("Not visible to creators until funded");
+  }
   await expect(cards.filter({ hasText: "Instagram Reel" })).toContainText("0 of 2 paid");
   await screenshots(brand, "brand-dashboard");
 
-  // The creator sees them under open deals, with the wallet panel first: no wallet yet.
+  // The brand funds the TikTok deal's escrow (100 USDC) from its wallet.
+  await cards
+    .filter({ hasText: "TikTok Clip" })
+    .getByRole("link", { name: "TikTok Clip — Brand Shoutout" })
+    .click();
+  await fundInUi(brand, BRAND_WALLET, "100.00 USDC");
+  await brand.goto("/brand");
+  await expect(cards.filter({ hasText: "TikTok Clip" }).getByTestId("deal-status")).toHaveText(
+    "Open",
+  );
+  await expect(cards.filter({ hasText: "TikTok Clip" })).toContainText(
+    "Open — waiting for a creator",
+  );
+
+  // The creator sees the funded one under open deals, with the wallet panel first: no wallet yet.
   const creator = await signIn(browser, creatorEmail, "Creator", WALLET);
   const open = creator.getByTestId("open-deal").filter({ hasText: brandEmail });
-  await expect(open).toHaveCount(3);
+  await expect(open).toHaveCount(1);
   const walletPanel = creator.getByTestId("wallet-panel");
   await expect(walletPanel.getByTestId("wallet-unlinked")).toBeVisible();
   await screenshots(creator, "creator-dashboard-open-deals");
@@ -91,7 +147,7 @@ test("brand posts starter deals, creator delivers, brand verifies and settles, c
     .click();
   await expect(creator.getByTestId("accept-panel")).toBeVisible();
   await creator.getByRole("button", { name: "Accept this deal" }).click();
-  await expect(creator.getByTestId("deal-status")).toHaveText("active");
+  await expect(creator.getByTestId("deal-status")).toHaveText("Active");
   const dealId = creator.url().split("/deals/")[1] ?? "";
   await expect(creator.getByTestId("wallet-missing")).toHaveCount(0);
   await expect(creator.getByTestId("deal-header")).toContainText(SHORT);
@@ -132,8 +188,14 @@ test("brand posts starter deals, creator delivers, brand verifies and settles, c
   await expect(brand.getByTestId("gate-preview")).toContainText("Settling pays 90.00 USDC");
   await screenshots(brand, "deal-brand-review");
   await brand.getByRole("button", { name: "Settle", exact: true }).click();
+  const confirmRelease = brand.getByTestId("settle-confirm");
+  await expect(confirmRelease).toContainText("90.00 USDC");
+  await expect(confirmRelease).toContainText("10.00 USDC");
+  await confirmRelease.getByRole("button", { name: "Confirm and release" }).click();
   const steps = brand.getByTestId("settle-steps");
-  await expect(steps.getByTestId("settle-confirmed")).toContainText("Confirmed — 90.00 USDC");
+  await expect(steps.getByTestId("settle-confirmed")).toContainText(
+    "Confirmed — 90.00 USDC paid to the creator, 10.00 USDC returned to you",
+  );
   await expect(steps).toContainText("Gate passed");
   const txLink = steps.getByRole("link", { name: "View transaction" });
   await expect(txLink).toHaveAttribute("href", /^\/explorer\/tx\/0x[0-9a-f]{64}$/);
@@ -182,13 +244,13 @@ test("brand posts starter deals, creator delivers, brand verifies and settles, c
   );
   await screenshots(creator, "deal-creator");
 
-  // The dashboard: the deal is paid, two deals are still open, and the wallet's on-chain
-  // balance went up by exactly the payout.
+  // The dashboard: the deal is paid, none of the brand's deals is open any more (the other
+  // two are unfunded), and the wallet's on-chain balance went up by exactly the payout.
   await creator.goto("/creator");
   await expect(creator.getByTestId("my-deal").filter({ hasText: "TikTok Clip" })).toContainText(
     "Paid 90.00 USDC",
   );
-  await expect(creator.getByTestId("open-deal").filter({ hasText: brandEmail })).toHaveCount(2);
+  await expect(creator.getByTestId("open-deal").filter({ hasText: brandEmail })).toHaveCount(0);
   await expect
     .poll(async () => usdc(await walletPanel.getByTestId("usdc-balance").textContent()))
     .toBe(balanceBefore + 90_000_000n);
@@ -206,13 +268,14 @@ function usdc(text: string | null): bigint {
   return BigInt(whole.replaceAll(",", "")) * 1_000_000n + BigInt(frac.padEnd(6, "0"));
 }
 
+/** The escrow release: 90.00 USDC to the creator's wallet and the 10.00 USDC rest to the brand's. */
 async function paidTx(page: Page, txHash: string) {
   await page.goto(`/explorer/tx/${txHash}`);
   await expect(page.getByTestId("tx-status")).toHaveText("Success");
   const transfer = page.getByTestId("event-transfer");
-  await expect(transfer).toHaveCount(1);
-  await expect(transfer).toContainText("90.00 USDC");
-  await expect(transfer).toContainText(SHORT);
+  await expect(transfer).toHaveCount(2);
+  await expect(transfer.filter({ hasText: SHORT })).toContainText("90.00 USDC");
+  await expect(transfer.filter({ hasText: short(BRAND_WALLET) })).toContainText("10.00 USDC");
 }
 
 test("a creator switches to brand in one click and creates a deal; field errors land under their inputs", async ({
@@ -266,30 +329,67 @@ test("a creator switches to brand in one click and creates a deal; field errors 
   await expect(page.getByRole("heading", { name: "YouTube review — Spring drop" })).toBeVisible();
   const header = page.getByTestId("deal-header");
   await expect(header).toContainText("199.50 USDC");
-  await expect(header).toContainText("Open — waiting for a creator");
+  await expect(header.getByTestId("deal-status")).toHaveText("Waiting for funding");
+  await expect(header).toContainText("Not visible to creators until funded");
+  await expect(page.getByTestId("funding-panel").getByTestId("funding-total")).toHaveText(
+    "199.50 USDC",
+  );
   await expect(page.getByTestId("milestone").first()).toContainText("#SpringDrop");
   await expect(page.getByTestId("milestone").first()).toContainText("@brand");
+
+  // An unfunded deal is cancelled in one click (after confirming); no money moves.
+  const cancel = page.getByTestId("cancel-deal");
+  await cancel.getByRole("button", { name: "Cancel this deal" }).click();
+  await expect(cancel).toContainText("Nothing has been funded, so no money moves");
+  await cancel.getByRole("button", { name: "Yes, cancel the deal" }).click();
+  await expect(header.getByTestId("deal-status")).toHaveText("Cancelled");
+  await expect(page.getByTestId("funding-panel")).toHaveCount(0);
+  await expect(page.getByTestId("cancel-deal")).toHaveCount(0);
 });
 
 test("a deliverable that misses a requirement is rejected at the gate and the creator resubmits", async ({
   browser,
 }) => {
+  test.setTimeout(150_000);
   const stamp = Date.now();
   const brandEmail = `brand-r-${stamp}@example.test`;
-  const brand = await signIn(browser, brandEmail, "Brand");
+  const brand = await signIn(browser, brandEmail, "Brand", BRAND_WALLET);
   await brand.getByRole("button", { name: "Add the three starter deals" }).click();
   await expect(brand.getByTestId("deal-card")).toHaveCount(3);
+  await brand.getByRole("link", { name: "X Thread — Feature Highlight" }).click();
+  await fundInUi(brand, BRAND_WALLET, "100.00 USDC");
 
-  const creator = await signIn(browser, `creator-r-${stamp}@example.test`, "Creator");
+  const creator = await signIn(
+    browser,
+    `creator-r-${stamp}@example.test`,
+    "Creator",
+    CREATOR_WALLET_2,
+  );
   await creator
     .getByTestId("open-deal")
     .filter({ hasText: brandEmail })
     .filter({ hasText: "X Thread — Feature Highlight" })
     .getByRole("link", { name: "View & accept" })
     .click();
+  await expect(creator).toHaveURL(/\/deals\/[0-9a-f-]{36}$/);
+  const dealUrl = creator.url();
+  // Without a linked wallet the creator cannot take it: the escrow records the payout address.
+  await expect(creator.getByTestId("accept-wallet-required")).toBeVisible();
   await creator.getByRole("button", { name: "Accept this deal" }).click();
-  // Without a wallet the creator is told how to get paid.
-  await expect(creator.getByTestId("wallet-missing")).toBeVisible();
+  const needWallet = creator.getByTestId("accept-wallet-required");
+  await expect(needWallet).toHaveAttribute("role", "alert");
+  await expect(needWallet).toContainText("Link a wallet first");
+  await needWallet.getByRole("link", { name: "Link a wallet" }).click();
+  await expect(creator).toHaveURL(/\/wallet$/);
+  const walletPanel = creator.getByTestId("wallet-panel");
+  await connectTestWallet(walletPanel, CREATOR_WALLET_2);
+  await walletPanel.getByRole("button", { name: "Link this wallet" }).click();
+  await expect(walletPanel.getByTestId("wallet-linked")).toBeVisible();
+  await creator.goto(dealUrl);
+  await expect(creator.getByTestId("accept-wallet-required")).toHaveCount(0);
+  await creator.getByRole("button", { name: "Accept this deal" }).click();
+  await expect(creator.getByTestId("deal-status")).toHaveText("Active");
+  await expect(creator.getByTestId("wallet-missing")).toHaveCount(0);
   const form = creator.getByTestId("deliverable-form");
   await form.getByLabel("Post URL").fill("https://x.com/creator/status/1");
   await form
@@ -300,9 +400,13 @@ test("a deliverable that misses a requirement is rejected at the gate and the cr
   await form.getByRole("button", { name: "Submit deliverable" }).click();
   await expect(creator.getByTestId("milestone-status")).toHaveText("Submitted");
 
-  // The brand settles straight away: the verdict fails the gate, so nothing is paid.
+  // The brand settles straight away (confirming first: the verdict is not known yet); it
+  // fails the gate, so nothing is paid.
   await brand.goto(creator.url());
   await brand.getByRole("button", { name: "Settle", exact: true }).click();
+  const confirmRelease = brand.getByTestId("settle-confirm");
+  await expect(confirmRelease).toContainText("The AI checks the deliverable first");
+  await confirmRelease.getByRole("button", { name: "Confirm and release" }).click();
   const steps = brand.getByTestId("settle-steps");
   await expect(steps).toContainText(
     "Gate failed: the AI did not approve it — missing hashtag #BuildInPublic",

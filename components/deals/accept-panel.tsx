@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useSession } from "@/components/session-provider";
 import { ApiError, apiFetch, errorMessage } from "@/lib/client/api";
-import type { DealJson } from "./format";
+import { type DealJson, formatUsdc } from "./format";
 
 // An open deal seen by a creator who is not on it yet: "Accept this deal". A creator who
 // lost the race gets a plain explanation (409) and a way back to the open deals.
@@ -13,6 +13,7 @@ export function AcceptPanel({ deal, onAccepted }: { deal: DealJson; onAccepted()
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [taken, setTaken] = useState(false);
+  const [needsWallet, setNeedsWallet] = useState(false);
 
   if (deal.status !== "open") return null;
 
@@ -23,7 +24,8 @@ export function AcceptPanel({ deal, onAccepted }: { deal: DealJson; onAccepted()
       await apiFetch(`/api/deals/${deal.id}/accept`, { method: "POST" });
       await onAccepted();
     } catch (err) {
-      if (err instanceof ApiError && (err.code === "invalid_state" || err.status === 404))
+      if (err instanceof ApiError && err.code === "wallet_required") setNeedsWallet(true);
+      else if (err instanceof ApiError && (err.code === "invalid_state" || err.status === 404))
         setTaken(true);
       else setError(errorMessage(err));
     } finally {
@@ -58,14 +60,36 @@ export function AcceptPanel({ deal, onAccepted }: { deal: DealJson; onAccepted()
     );
 
   const isCreator = user?.profileType === "creator";
+  const noWallet = isCreator && (needsWallet || !user?.walletAddress);
   return (
     <section className="card stack accept" data-testid="accept-panel">
       <h2>{deal.inviteEmail ? "You are invited to this deal" : "This deal is open"}</h2>
       <p className="muted">
         Accept it to become the deal&apos;s creator. You then submit your post for each milestone;
-        an AI checks it against the requirements below and the brand pays you in USDC — the
+        an AI checks it against the requirements below and the escrow pays you in USDC — the
         milestone&apos;s amount × the verdict&apos;s score.
       </p>
+      {deal.escrow.funded && (
+        <p className="small ok-text" data-testid="escrow-funded">
+          The brand has locked {formatUsdc(deal.escrow.locked)} in the escrow for this deal: it can
+          only be paid to the creator who takes it, or back to the brand.
+        </p>
+      )}
+      {noWallet && (
+        <div
+          className={needsWallet ? "alert error spread" : "alert warn spread"}
+          role={needsWallet ? "alert" : "status"}
+          data-testid="accept-wallet-required"
+        >
+          <span>
+            <strong>Link a wallet first.</strong> The escrow records your payout address when you
+            take the deal, so you need a wallet you have proven is yours.
+          </span>
+          <Link className="btn small" href="/wallet">
+            Link a wallet
+          </Link>
+        </div>
+      )}
       {error && (
         <div className="alert error" role="alert">
           {error}

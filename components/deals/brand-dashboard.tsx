@@ -5,20 +5,24 @@ import { useState } from "react";
 import { apiFetch, errorMessage, type User } from "@/lib/client/api";
 import {
   type DealJson,
+  dealLabel,
   dealTone,
   formatDate,
+  formatUnitsUsdc,
   formatUsdc,
   paidCount,
   platformLabel,
   progressText,
+  toUnits,
 } from "./format";
 import { ListSkeleton } from "./list-skeleton";
 import { Badge, Fact, Facts, ProgressBar } from "./parts";
 import { SessionGate } from "./session-gate";
 import { useApi } from "./use-api";
 
-// The brand's dashboard: their deals with status, budget, paid so far, creator and
-// milestone progress; an empty state offers a blank deal or the three starter deals.
+// The brand's dashboard: their deals with status, budget (locked in escrow, paid to the
+// creator, returned to the brand), creator and milestone progress; an empty state offers a
+// blank deal or the three starter deals, which start unfunded.
 
 export function BrandDashboard() {
   return (
@@ -47,8 +51,12 @@ function BrandDeals({ user }: { user: User }) {
     }
   }
 
-  const budget = deals.reduce((sum, d) => sum + d.budget, 0);
-  const paid = deals.reduce((sum, d) => sum + Number(d.paid), 0);
+  const sum = (pick: (d: DealJson) => string) =>
+    deals.reduce((total, d) => total + toUnits(pick(d)), 0n);
+  const locked = sum((d) => d.escrow.locked);
+  const released = sum((d) => d.escrow.released);
+  const refunded = sum((d) => d.escrow.refunded);
+  const unfunded = deals.filter((d) => d.status === "unfunded").length;
 
   return (
     <div className="stack">
@@ -56,9 +64,15 @@ function BrandDeals({ user }: { user: User }) {
         <div>
           <h1>Your deals</h1>
           <p className="muted small">
-            {deals.length > 0
-              ? `${deals.length} ${deals.length === 1 ? "deal" : "deals"} · ${formatUsdc(budget)} budgeted · ${formatUsdc(paid)} paid`
-              : "Post a deal, let a creator take it, and pay each milestone once the AI has checked it."}
+            {deals.length > 0 ? (
+              <span data-testid="brand-totals">
+                {deals.length} {deals.length === 1 ? "deal" : "deals"} · {formatUnitsUsdc(locked)}{" "}
+                locked · {formatUnitsUsdc(released)} paid to creators · {formatUnitsUsdc(refunded)}{" "}
+                returned to you
+              </span>
+            ) : (
+              "Post a deal, fund its escrow, let a creator take it, and pay each milestone once the AI has checked it."
+            )}
           </p>
         </div>
         {deals.length > 0 && (
@@ -67,6 +81,13 @@ function BrandDeals({ user }: { user: User }) {
           </Link>
         )}
       </div>
+
+      {unfunded > 0 && !loading && (
+        <div className="alert" role="status" data-testid="unfunded-note">
+          {unfunded === 1 ? "One deal is" : `${unfunded} deals are`} waiting for funding. Creators
+          see a deal once its budget is locked in the escrow: open it and fund it from your wallet.
+        </div>
+      )}
 
       {seedError && (
         <div className="alert error" role="alert">
@@ -90,7 +111,8 @@ function BrandDeals({ user }: { user: User }) {
           <h2>No deals yet</h2>
           <p>
             Create your own deal with milestones and requirements, or start from three ready-made
-            examples (Instagram, TikTok and X) that creators can take straight away.
+            examples (Instagram, TikTok and X). Fund a deal&apos;s escrow from your wallet and
+            creators can take it straight away.
           </p>
           <div className="row center">
             <Link className="btn" href="/brand/deals/new">
@@ -118,9 +140,13 @@ function BrandDealCard({ deal }: { deal: DealJson }) {
   const toReview = deal.milestones.filter((m) => m.status === "submitted").length;
   const creator = deal.creator
     ? deal.creator.email
-    : deal.inviteEmail
-      ? `Invited ${deal.inviteEmail} — waiting for them to accept`
-      : "Open — waiting for a creator";
+    : deal.status === "unfunded"
+      ? "Not visible to creators until funded"
+      : deal.status === "cancelled" || deal.status === "expired"
+        ? "Nobody took it"
+        : deal.inviteEmail
+          ? `Invited ${deal.inviteEmail} — waiting for them to accept`
+          : "Open — waiting for a creator";
   return (
     <article className="card stack tight" data-testid="deal-card">
       <div className="spread top">
@@ -132,13 +158,31 @@ function BrandDealCard({ deal }: { deal: DealJson }) {
             {platformLabel(deal.platform)} · created {formatDate(deal.createdAt)}
           </p>
         </div>
-        <Badge tone={dealTone(deal.status)} testId="deal-status">
-          {deal.status}
+        <Badge tone={dealTone(deal.status)} testId="deal-status" plain>
+          {dealLabel(deal.status, "brand")}
         </Badge>
       </div>
       <Facts>
         <Fact label="Budget">{formatUsdc(deal.budget)}</Fact>
-        <Fact label="Paid so far">{formatUsdc(deal.paid)}</Fact>
+        <Fact label="Locked in escrow">
+          <span data-testid="card-locked">
+            {deal.escrow.funded ? (
+              formatUsdc(deal.escrow.locked)
+            ) : (
+              <span className="muted">Not funded</span>
+            )}
+          </span>
+        </Fact>
+        {deal.escrow.funded && (
+          <>
+            <Fact label="Paid to the creator">
+              <span data-testid="card-paid">{formatUsdc(deal.escrow.released)}</span>
+            </Fact>
+            <Fact label="Returned to you">
+              <span data-testid="card-refunded">{formatUsdc(deal.escrow.refunded)}</span>
+            </Fact>
+          </>
+        )}
         <Fact label="Creator" wide>
           <span className={deal.creator ? "break" : "muted"} data-testid="deal-creator">
             {creator}
@@ -155,6 +199,14 @@ function BrandDealCard({ deal }: { deal: DealJson }) {
           </span>
         </Fact>
       </Facts>
+      {deal.status === "unfunded" && (
+        <div className="alert warn spread">
+          <span>Fund the escrow to publish this deal.</span>
+          <Link className="btn small" href={`/deals/${deal.id}`}>
+            Fund
+          </Link>
+        </div>
+      )}
       {toReview > 0 && (
         <div className="alert spread">
           <span>

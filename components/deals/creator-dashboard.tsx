@@ -7,6 +7,7 @@ import { WalletPanel } from "@/components/wallet";
 import type { User } from "@/lib/client/api";
 import {
   type DealJson,
+  dealLabel,
   dealTone,
   formatUsdc,
   type MilestoneJson,
@@ -87,6 +88,11 @@ function MyDeals({ user }: { user: User }) {
 
 /** What the creator should do next on a deal, and where that button goes. */
 function nextAction(deal: DealJson): { text: string; tone: "act" | "wait" | "done" } {
+  if (deal.status === "expired" || deal.status === "cancelled")
+    return {
+      text: `Closed — ${formatUsdc(deal.escrow.released)} paid to you; unpaid milestones went back to the brand`,
+      tone: "done",
+    };
   const todo = deal.milestones.find((m) => m.status === "rejected" || m.status === "pending");
   if (todo)
     return todo.status === "rejected"
@@ -113,7 +119,9 @@ function MyDealCard({ deal }: { deal: DealJson }) {
             {formatUsdc(deal.paid)} of {formatUsdc(deal.budget)} paid
           </p>
         </div>
-        <Badge tone={dealTone(deal.status)}>{deal.status}</Badge>
+        <Badge tone={dealTone(deal.status)} plain>
+          {dealLabel(deal.status, "creator")}
+        </Badge>
       </div>
       <ProgressBar
         done={paidCount(deal)}
@@ -203,6 +211,11 @@ function OpenDealCard({ deal }: { deal: DealJson }) {
           · {count} {count === 1 ? "milestone" : "milestones"}
         </span>
       </p>
+      {deal.escrow.funded && (
+        <p className="small ok-text" title="The budget is locked in the escrow contract">
+          ✓ Funded in escrow
+        </p>
+      )}
       <Chips items={summary.tags} />
       {summary.extra && <p className="muted small">{summary.extra}</p>}
       <div className="grow" />

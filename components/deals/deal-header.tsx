@@ -3,9 +3,12 @@
 import Link from "next/link";
 import { ReputationBadge, useChainInfo } from "@/components/wallet";
 import { addressUrl, shortAddress } from "@/lib/client/chain-info";
+import { AddressLink, EscrowMoney, TxLink } from "./escrow-views";
 import {
   type DealJson,
+  dealLabel,
   dealTone,
+  formatDate,
   formatScore,
   formatUsdc,
   paidCount,
@@ -15,7 +18,8 @@ import {
 import type { Viewer } from "./milestone-card";
 import { Badge, Fact, Facts, ProgressBar } from "./parts";
 
-// The top of the deal page: what the deal is, its money and who is on it.
+// The top of the deal page: what the deal is, its money (locked in the escrow, paid to the
+// creator, returned to the brand) and who is on it.
 export function DealHeader({ deal, viewer }: { deal: DealJson; viewer: Viewer }) {
   const creator = deal.creator ? (
     <span className="stack tight">
@@ -24,6 +28,12 @@ export function DealHeader({ deal, viewer }: { deal: DealJson; viewer: Viewer })
         <CreatorWallet wallet={deal.creator.walletAddress} forBrand={viewer === "brand"} />
       )}
     </span>
+  ) : deal.status === "unfunded" ? (
+    <span className="muted">
+      {deal.inviteEmail ? `Invited ${deal.inviteEmail} — ` : ""}Not visible to creators until funded
+    </span>
+  ) : deal.status === "cancelled" || deal.status === "expired" ? (
+    <span className="muted">Nobody took it</span>
   ) : deal.inviteEmail ? (
     <span className="muted break">Invited {deal.inviteEmail} — not accepted yet</span>
   ) : (
@@ -36,8 +46,8 @@ export function DealHeader({ deal, viewer }: { deal: DealJson; viewer: Viewer })
         <div className="stack tight">
           <h1>{deal.title}</h1>
           <div className="row tight">
-            <Badge tone={dealTone(deal.status)} testId="deal-status">
-              {deal.status}
+            <Badge tone={dealTone(deal.status)} testId="deal-status" plain>
+              {dealLabel(deal.status, viewer)}
             </Badge>
             <Badge tone="neutral">{platformLabel(deal.platform)}</Badge>
             {viewer === "brand" && <span className="badge neutral plain">Your deal</span>}
@@ -46,16 +56,26 @@ export function DealHeader({ deal, viewer }: { deal: DealJson; viewer: Viewer })
       </div>
       {deal.description && <p className="muted pre-line">{deal.description}</p>}
       <Facts>
-        <Fact label="Budget">{formatUsdc(deal.budget)}</Fact>
-        <Fact label="Paid so far">
+        <Fact label="Budget">
           <span className="stack tight">
-            <span data-testid="deal-paid">{formatUsdc(deal.paid)}</span>
+            <span data-testid="deal-budget">{formatUsdc(deal.budget)}</span>
+            <span className="muted small">
+              {!deal.escrow.funded
+                ? "not funded yet"
+                : Number(deal.escrow.locked) > 0
+                  ? "funded in escrow"
+                  : "escrow closed"}
+            </span>
+          </span>
+        </Fact>
+        <Fact label="Milestones">
+          <span className="stack tight">
+            <span>{progressText(deal)}</span>
             <ProgressBar
               done={paidCount(deal)}
               total={deal.milestones.length}
               label={progressText(deal)}
             />
-            <span className="muted small">{progressText(deal)}</span>
           </span>
         </Fact>
         <Fact label="Minimum score">
@@ -69,7 +89,31 @@ export function DealHeader({ deal, viewer }: { deal: DealJson; viewer: Viewer })
         <Fact label="Creator" wide>
           {creator}
         </Fact>
+        <Fact label="Deadline">
+          <span className="stack tight">
+            <span>{formatDate(deal.escrow.deadline)}</span>
+            <span
+              className="muted small"
+              title="Unpaid milestones can go back to the brand after this"
+            >
+              refundable after {formatDate(deal.escrow.refundableAt)}
+            </span>
+          </span>
+        </Fact>
+        {deal.escrow.address && (
+          <Fact label="Escrow">
+            <span className="stack tight">
+              <AddressLink address={deal.escrow.address} />
+              {deal.escrow.fundingTxHash && (
+                <TxLink hash={deal.escrow.fundingTxHash} testId="funding-tx">
+                  Funding transaction
+                </TxLink>
+              )}
+            </span>
+          </Fact>
+        )}
       </Facts>
+      {deal.escrow.funded && <EscrowMoney deal={deal} viewer={viewer} />}
     </section>
   );
 }

@@ -2,19 +2,23 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import type { User } from "@/lib/client/api";
 import { AcceptPanel } from "./accept-panel";
 import { DealHeader } from "./deal-header";
+import { EscrowActions } from "./escrow-actions";
+import { TxLink } from "./escrow-views";
 import { type DealJson, formatUsdc } from "./format";
+import { type FundedNotice, FundingPanel } from "./funding-panel";
 import { MilestoneCard, type Viewer } from "./milestone-card";
 import { PageSkeleton, SessionGate } from "./session-gate";
 import type { RelayStatus } from "./settle-panel";
 import { useApi, usePolling } from "./use-api";
 
-// The deal page for both parties. The brand verifies and settles each milestone; the
-// creator submits deliverables and sees verdicts and payouts; any other creator sees an
-// open deal with "Accept". While something is in flight the page polls the deal.
+// The deal page for both parties. The brand funds the escrow, verifies and settles each
+// milestone, and may cancel an untaken deal or reclaim expired milestones; the creator
+// submits deliverables and sees verdicts and payouts; any other creator sees an open deal
+// with "Accept". While something is in flight the page polls the deal.
 
 export function DealPage({ id }: { id: string }) {
   return <SessionGate what="this deal">{(user) => <DealView id={id} user={user} />}</SessionGate>;
@@ -33,6 +37,7 @@ function DealView({ id, user }: { id: string; user: User }) {
         ? "creator"
         : "prospect";
   const relay = useApi<RelayStatus>(viewer === "brand" ? "/api/relay/status" : null);
+  const [funded, setFunded] = useState<FundedNotice | null>(null);
 
   // In flight: a payout under way (both sides), or a submission awaiting the brand (creator).
   const inFlight =
@@ -76,6 +81,26 @@ function DealView({ id, user }: { id: string; user: User }) {
     <div className="stack" data-testid="deal-page" data-viewer={viewer}>
       <BackLink user={user} ghost />
       <DealHeader deal={deal} viewer={viewer ?? "prospect"} />
+      {funded && deal.status === "open" && (
+        <div className="alert ok spread" role="status" data-testid="funded-notice">
+          <span>
+            <strong>{formatUsdc(funded.total)}</strong> is locked in the escrow. The deal is open:
+            creators can see it and take it now.
+          </span>
+          {funded.txHash && <TxLink hash={funded.txHash} />}
+        </div>
+      )}
+      {viewer === "brand" && deal.status === "unfunded" && (
+        <FundingPanel
+          deal={deal}
+          relay={relay.data}
+          onFunded={async (notice) => {
+            setFunded(notice);
+            await reload();
+          }}
+        />
+      )}
+      {viewer === "brand" && <EscrowActions deal={deal} onChanged={reload} />}
       {viewer === "prospect" && <AcceptPanel deal={deal} onAccepted={reload} />}
       {viewer === "creator" && <CreatorBanner deal={deal} />}
       {error && (

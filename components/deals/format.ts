@@ -68,8 +68,59 @@ const milestoneLabels: Record<string, string> = {
   approved: "Approved · paying",
   paid: "Paid",
   rejected: "Rejected",
+  refunded: "Refunded to the brand",
 };
-export const milestoneLabel = (status: string) => milestoneLabels[status] ?? status;
+/** A milestone's status in words; the brand reads "Refunded to you". */
+export const milestoneLabel = (status: string, viewer?: string) =>
+  status === "refunded" && viewer === "brand"
+    ? "Refunded to you"
+    : (milestoneLabels[status] ?? status);
+
+const dealLabels: Record<string, string> = {
+  unfunded: "Waiting for funding",
+  open: "Open",
+  active: "Active",
+  completed: "Completed",
+  cancelled: "Cancelled",
+  expired: "Expired",
+};
+/** A deal's status in plain words ("Waiting for funding"; the brand reads "Expired · refunded to you"). */
+export const dealLabel = (status: string, viewer?: string) =>
+  status === "expired" && viewer === "brand"
+    ? "Expired · refunded to you"
+    : (dealLabels[status] ?? status);
+
+/** A decimal USDC string or number ("90.000000", 90) → base units; 0n when unreadable. */
+export function toUnits(value: string | number): bigint {
+  const text = typeof value === "number" ? value.toFixed(6) : value.trim();
+  const match = /^(\d+)(?:\.(\d{0,6})\d*)?$/.exec(text);
+  if (!match) return 0n;
+  const [, whole = "0", frac = ""] = match;
+  return BigInt(whole) * 1_000_000n + BigInt(frac.padEnd(6, "0"));
+}
+
+/** Base units → "1,200.00 USDC" (all significant decimals, at least two). */
+export function formatUnitsUsdc(units: bigint, unit = true): string {
+  const whole = (units / 1_000_000n).toLocaleString("en-US");
+  const frac = (units % 1_000_000n).toString().padStart(6, "0").replace(/0+$/, "").padEnd(2, "0");
+  return `${whole}.${frac}${unit ? " USDC" : ""}`;
+}
+
+/** "0x1234…cdef" for hashes and addresses. */
+export const shortHex = (hex: string, chars = 4) =>
+  hex.length > 2 + chars * 2 + 1 ? `${hex.slice(0, 2 + chars)}…${hex.slice(-chars)}` : hex;
+
+/** Whether unreleased milestones of a funded deal can be returned to the brand now. */
+export const canReclaim = (deal: DealJson, now = Date.now()) =>
+  deal.escrow.funded &&
+  toUnits(deal.escrow.locked) > 0n &&
+  now > new Date(deal.escrow.refundableAt).getTime();
+
+/** A funded deal nobody has taken: its brand may still cancel it from the funding wallet. */
+export const cancellable = (deal: DealJson) =>
+  (deal.status === "unfunded" || deal.status === "open") &&
+  !deal.creatorId &&
+  !deal.escrow.creatorAssigned;
 
 /** The class list of a status badge. */
 export const badgeClass = (tone: BadgeTone) => (tone === "info" ? "badge" : `badge ${tone}`);

@@ -15,6 +15,7 @@ import {
   DeliverableView,
   ExplorerLink,
   MilestoneTimeline,
+  RefundView,
   SettlementView,
   VerdictView,
 } from "./milestone-views";
@@ -37,7 +38,12 @@ type Props = {
 
 export function MilestoneCard({ index, deal, milestone: m, viewer, relay, onChanged }: Props) {
   const overdue =
-    m.dueAt && m.status !== "paid" && new Date(m.dueAt).getTime() < Date.now() ? " · overdue" : "";
+    m.dueAt &&
+    m.status !== "paid" &&
+    m.status !== "refunded" &&
+    new Date(m.dueAt).getTime() < Date.now()
+      ? " · overdue"
+      : "";
   return (
     <article
       className="card stack milestone"
@@ -50,8 +56,8 @@ export function MilestoneCard({ index, deal, milestone: m, viewer, relay, onChan
           <span className="muted small">Milestone {index + 1}</span>
           <h2 id={`milestone-${m.id}`}>{m.title}</h2>
         </div>
-        <Badge tone={milestoneTone(m.status)} testId="milestone-status">
-          {milestoneLabel(m.status)}
+        <Badge tone={milestoneTone(m.status)} testId="milestone-status" plain>
+          {milestoneLabel(m.status, viewer)}
         </Badge>
       </div>
       <p className="row tight">
@@ -70,12 +76,13 @@ export function MilestoneCard({ index, deal, milestone: m, viewer, relay, onChan
       {viewer === "creator" && <CreatorStatus milestone={m} />}
       {m.deliverable && <DeliverableView deliverable={m.deliverable} />}
       {m.verdict && <VerdictView verdict={m.verdict} />}
-      {m.settlement && <SettlementView settlement={m.settlement} />}
+      {m.settlement && <SettlementView settlement={m.settlement} viewer={viewer} />}
+      {m.status === "refunded" && <RefundView milestone={m} viewer={viewer} />}
 
       {viewer === "creator" && awaitsCreator(m) && deal.status === "active" && (
         <DeliverableForm milestone={m} onSubmitted={onChanged} />
       )}
-      {viewer === "brand" && (
+      {viewer === "brand" && m.status !== "refunded" && (
         <SettlePanel deal={deal} milestone={m} relay={relay} onSettled={onChanged} />
       )}
     </article>
@@ -102,6 +109,12 @@ function CreatorStatus({ milestone: m }: { milestone: MilestoneJson }) {
       <div className="alert ok stack tight" role="status" data-testid="paid-banner">
         <span>
           You were paid <strong>{formatUsdc(m.settlement.amount)}</strong> for this milestone.
+          {Number(m.settlement.refund) > 0 && (
+            <span className="small">
+              {" "}
+              The rest, {formatUsdc(m.settlement.refund)}, went back to the brand.
+            </span>
+          )}
         </span>
         <span className="row tight small">
           Your reputation: <ReputationBadge wallet={m.settlement.recipient} />

@@ -1,3 +1,4 @@
+import { AddressLink, CopyHash, TxLink } from "./escrow-views";
 import {
   type DeliverableJson,
   formatDate,
@@ -5,6 +6,7 @@ import {
   formatUsdc,
   type MilestoneJson,
   type SettlementJson,
+  toUnits,
   type VerdictJson,
 } from "./format";
 import { Badge, Chips } from "./parts";
@@ -137,7 +139,18 @@ const settlementTones: Record<string, "ok" | "warn" | "bad"> = {
   failed: "bad",
 };
 
-export function SettlementView({ settlement }: { settlement: SettlementJson }) {
+/**
+ * The escrow release of a milestone: both halves (paid to the creator, returned to the
+ * brand), how and at what score, the transaction and the verdict hash it carried on-chain.
+ */
+export function SettlementView({
+  settlement,
+  viewer,
+}: {
+  settlement: SettlementJson;
+  viewer?: string;
+}) {
+  const refund = toUnits(settlement.refund);
   return (
     <section className="panel stack tight" data-testid="settlement">
       <div className="spread">
@@ -146,17 +159,53 @@ export function SettlementView({ settlement }: { settlement: SettlementJson }) {
           {settlement.status}
         </Badge>
       </div>
-      <p>
-        <strong data-testid="settlement-amount">{formatUsdc(settlement.amount)}</strong>{" "}
-        <span className="muted small">
-          at score {formatScore(settlement.scoreUsed)} ·{" "}
-          {settlement.via === "relay" ? "gasless relay" : "direct transfer"} · to{" "}
-          <span className="mono" title={settlement.recipient}>
-            {settlement.recipient.slice(0, 6)}…{settlement.recipient.slice(-4)}
-          </span>
-        </span>
+      <dl className="split-facts">
+        <div>
+          <dt>Paid to the creator</dt>
+          <dd className="kv-value">
+            <strong data-testid="settlement-amount">{formatUsdc(settlement.amount)}</strong>{" "}
+            <span className="muted small">
+              to <AddressLink address={settlement.recipient} />
+            </span>
+          </dd>
+        </div>
+        <div>
+          <dt>{viewer === "brand" ? "Returned to you" : "Returned to the brand"}</dt>
+          <dd className="kv-value">
+            <strong data-testid="settlement-refund" className={refund === 0n ? "muted" : undefined}>
+              {formatUsdc(settlement.refund)}
+            </strong>
+          </dd>
+        </div>
+      </dl>
+      <p className="muted small">
+        Released from the escrow at score {formatScore(settlement.scoreUsed)} ·{" "}
+        {settlement.via === "relay" ? "signed release, relayed" : "sent by the verifier"}
       </p>
+      {settlement.verdictHash && (
+        <div className="row tight small">
+          <span className="muted">Verdict hash on-chain</span>
+          <CopyHash value={settlement.verdictHash} testId="verdict-hash" />
+        </div>
+      )}
       <ExplorerLink settlement={settlement} />
+    </section>
+  );
+}
+
+/** A milestone whose money went back to the brand (cancelled or expired deal). */
+export function RefundView({ milestone, viewer }: { milestone: MilestoneJson; viewer?: string }) {
+  return (
+    <section className="panel stack tight" data-testid="milestone-refund">
+      <h3>{viewer === "brand" ? "Refunded to you" : "Refunded to the brand"}</h3>
+      <p className="small">
+        <strong>{formatUsdc(milestone.amount)}</strong> went back from the escrow to{" "}
+        {viewer === "brand" ? "your wallet" : "the brand's wallet"}
+        {viewer === "creator" ? "; this milestone can no longer be paid" : ""}.
+      </p>
+      {milestone.refundTxHash && (
+        <TxLink hash={milestone.refundTxHash} className="btn small secondary fit" />
+      )}
     </section>
   );
 }

@@ -8,13 +8,16 @@ export function Badge({
   tone,
   children,
   testId,
+  plain,
 }: {
   tone: BadgeTone;
   children: ReactNode;
   testId?: string;
+  /** Text as written (no capitalisation of every word): for sentences like "Waiting for funding". */
+  plain?: boolean;
 }) {
   return (
-    <span className={badgeClass(tone)} data-testid={testId}>
+    <span className={plain ? `${badgeClass(tone)} plain` : badgeClass(tone)} data-testid={testId}>
       {children}
     </span>
   );

@@ -2,14 +2,17 @@
 
 import { useId, useState } from "react";
 import { ApiError, apiFetch } from "@/lib/client/api";
+import { AddressLink } from "./escrow-views";
 import {
   type DealJson,
   expectedPayout,
   formatScore,
+  formatUnitsUsdc,
   formatUsdc,
   gatePasses,
   type MilestoneJson,
   type SettlementJson,
+  toUnits,
   type VerdictJson,
 } from "./format";
 import { type SettleRun, SettleSteps } from "./settle-steps";
@@ -59,6 +62,7 @@ export function SettlePanel({ deal, milestone: m, relay, onSettled }: Props) {
   const [busy, setBusy] = useState<"verify" | "settle" | null>(null);
   const [verifyError, setVerifyError] = useState<ApiError | null>(null);
   const [run, setRun] = useState<SettleRun | null>(null);
+  const [confirming, setConfirming] = useState(false);
 
   const min = minScore.trim() === "" ? Number.NaN : Number(minScore);
   const minValid = Number.isFinite(min) && min >= 0 && min <= 1;
@@ -149,7 +153,11 @@ export function SettlePanel({ deal, milestone: m, relay, onSettled }: Props) {
         <p className="muted small">
           {deal.creatorId
             ? "Waiting for the creator to submit this milestone. Verify and settle appear here once they do."
-            : "Waiting for a creator to accept this deal."}
+            : deal.status === "unfunded"
+              ? "Fund the escrow above; creators can take the deal once it is funded."
+              : deal.status === "open"
+                ? "Waiting for a creator to accept this deal."
+                : "Nobody took this deal."}
         </p>
       </>
     );
@@ -232,8 +240,10 @@ export function SettlePanel({ deal, milestone: m, relay, onSettled }: Props) {
                   onChange={() => setVia("direct")}
                 />
                 <span>
-                  Direct transfer
-                  <span className="muted small block">The treasury sends the USDC.</span>
+                  Direct release
+                  <span className="muted small block">
+                    The verifier releases it from the escrow and pays the fee.
+                  </span>
                 </span>
               </label>
               <label className="radio" title={relayReason ?? undefined}>
@@ -248,7 +258,7 @@ export function SettlePanel({ deal, milestone: m, relay, onSettled }: Props) {
                 <span>
                   Gasless relay
                   <span className="muted small block">
-                    {relayReason ?? "A relayer submits the signed transfer and pays the gas."}
+                    {relayReason ?? "A relayer submits the verifier's signed release."}
                   </span>
                 </span>
               </label>
@@ -260,39 +270,122 @@ export function SettlePanel({ deal, milestone: m, relay, onSettled }: Props) {
               data-testid="gate-preview"
             >
               {passes
-                ? `Passes the gate (${gateReason(verdict, min)}). Settling pays ${formatUsdc(expectedPayout(m.amount, verdict.score))} — ${formatUsdc(m.amount)} × ${formatScore(verdict.score)}.`
+                ? `Passes the gate (${gateReason(verdict, min)}). Settling pays ${formatUsdc(expectedPayout(m.amount, verdict.score))} to the creator — ${formatUsdc(m.amount)} × ${formatScore(verdict.score)} — and returns ${formatUnitsUsdc(toUnits(m.amount) - toUnits(expectedPayout(m.amount, verdict.score)))} to you.`
                 : `Does not pass the gate: ${gateReason(verdict, min)}. Settling marks it rejected so the creator can resubmit.`}
             </p>
           )}
           {verifyError && <ErrorNote error={verifyError} />}
-          <div className="row">
-            {!verdict && (
+          {confirming && (
+            <SettleConfirm
+              deal={deal}
+              milestone={m}
+              verdict={verdict}
+              onConfirm={() => {
+                setConfirming(false);
+                void settle();
+              }}
+              onBack={() => setConfirming(false)}
+            />
+          )}
+          {!confirming && (
+            <div className="row">
+              {!verdict && (
+                <button
+                  type="button"
+                  className="btn secondary"
+                  onClick={verify}
+                  disabled={busy !== null}
+                >
+                  {busy === "verify" ? "Verifying…" : "Verify"}
+                </button>
+              )}
               <button
                 type="button"
-                className="btn secondary"
-                onClick={verify}
-                disabled={busy !== null}
+                className="btn"
+                // A known failing verdict moves no money: no need to confirm that.
+                onClick={() => (passes === false ? void settle() : setConfirming(true))}
+                disabled={busy !== null || !minValid}
               >
-                {busy === "verify" ? "Verifying…" : "Verify"}
+                {busy === "settle"
+                  ? "Settling…"
+                  : passes === false
+                    ? "Reject and ask to resubmit"
+                    : "Settle"}
               </button>
-            )}
-            <button
-              type="button"
-              className="btn"
-              onClick={settle}
-              disabled={busy !== null || !minValid}
-            >
-              {busy === "settle"
-                ? "Settling…"
-                : passes === false
-                  ? "Reject and ask to resubmit"
-                  : "Settle"}
-            </button>
-          </div>
+            </div>
+          )}
         </>
       )}
       {steps}
     </section>
+  );
+}
+
+/**
+ * "Release this milestone?": exactly what the escrow pays the creator and returns to the
+ * brand (or, before a verdict, how it will be decided), before any money moves.
+ */
+function SettleConfirm({
+  deal,
+  milestone: m,
+  verdict,
+  onConfirm,
+  onBack,
+}: {
+  deal: DealJson;
+  milestone: MilestoneJson;
+  verdict: VerdictJson | null;
+  onConfirm(): void;
+  onBack(): void;
+}) {
+  const payout = verdict ? expectedPayout(m.amount, verdict.score) : null;
+  const rest = payout === null ? null : (toUnits(m.amount) - toUnits(payout)).toString();
+  const creatorWallet = deal.escrow.creatorWallet ?? deal.creator?.walletAddress ?? null;
+  return (
+    <div className="confirm stack tight" data-testid="settle-confirm">
+      <strong>Release “{m.title}” from the escrow?</strong>
+      {payout !== null && rest !== null ? (
+        <dl className="split-facts">
+          <div>
+            <dt>To the creator</dt>
+            <dd className="kv-value">
+              {formatUsdc(payout)}{" "}
+              {creatorWallet && (
+                <span className="muted small">
+                  to <AddressLink address={creatorWallet} />
+                </span>
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt>Back to you</dt>
+            <dd className="kv-value">
+              {formatUnitsUsdc(BigInt(rest))}{" "}
+              {deal.escrow.brandWallet && (
+                <span className="muted small">
+                  to <AddressLink address={deal.escrow.brandWallet} />
+                </span>
+              )}
+            </dd>
+          </div>
+        </dl>
+      ) : (
+        <span className="small">
+          The AI checks the deliverable first. If it passes, {formatUsdc(m.amount)} × its score goes
+          to the creator and the rest back to you, in one transaction; if not, nothing moves and the
+          creator can resubmit.
+        </span>
+      )}
+      <span className="muted small">One escrow transaction; it cannot be undone.</span>
+      <div className="row">
+        <button type="button" className="btn" onClick={onConfirm}>
+          Confirm and release
+        </button>
+        <button type="button" className="btn ghost" onClick={onBack}>
+          Back
+        </button>
+      </div>
+    </div>
   );
 }
 

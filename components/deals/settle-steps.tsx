@@ -5,6 +5,7 @@ import {
   formatScore,
   formatUsdc,
   type SettlementJson,
+  toUnits,
   type VerdictJson,
 } from "./format";
 import { ExplorerLink } from "./milestone-views";
@@ -113,11 +114,11 @@ export function SettleSteps({
           <li className={run.pay}>
             <span>
               {run.pay === "running"
-                ? `Paying ${payout}…`
+                ? `Releasing ${payout} from the escrow…`
                 : run.pay === "failed"
                   ? "Payment failed"
                   : run.pay === "done"
-                    ? `Sent ${payout} ${settlement?.via === "relay" ? "through the relay" : "directly"}`
+                    ? `Released ${payout} from the escrow ${settlement?.via === "relay" ? "through the relay" : "directly"}`
                     : `Pay ${payout}`}
             </span>
             {run.pay === "failed" && failure}
@@ -125,7 +126,7 @@ export function SettleSteps({
           <li className={confirmed ? "done" : run.pay === "done" ? "running" : "waiting"}>
             <span data-testid={confirmed ? "settle-confirmed" : undefined}>
               {confirmed
-                ? `Confirmed — ${payout} paid to the creator`
+                ? `Confirmed — ${payout} paid to the creator${settlement && toUnits(settlement.refund) > 0n ? `, ${formatUsdc(settlement.refund)} returned to you` : ""}`
                 : run.pay === "done"
                   ? `Waiting for confirmation (${settlement?.status ?? "pending"})…`
                   : "Confirmed on-chain"}
