@@ -7,7 +7,6 @@ import {
   TransactionNotFoundError,
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
-  WaitForTransactionReceiptTimeoutError,
 } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import type { Db, Tx } from "@/db/client";
@@ -321,6 +320,27 @@ async function receiptOf(hash: Hex) {
 }
 
 /**
+ * The receipt once it exists, or null after `timeoutMs`. It asks for the receipt itself,
+ * with backoff, rather than waiting for new blocks as viem's waitForTransactionReceipt does:
+ * a node can report a block before that block's receipts are readable (seen on anvil), and
+ * with no later block (automine, nothing else sent) a block watcher would wait forever.
+ */
+export async function pollReceipt(
+  hash: Hex,
+  timeoutMs: number,
+): Promise<TransactionReceipt | null> {
+  const deadline = Date.now() + timeoutMs;
+  const ceiling = chainConfig().known.name === "local" ? 200 : 2_000;
+  for (let delay = 25; ; delay = Math.min(delay * 2, ceiling)) {
+    const receipt = await receiptOf(hash);
+    if (receipt) return receipt;
+    const left = deadline - Date.now();
+    if (left <= 0) return null;
+    await new Promise((r) => setTimeout(r, Math.min(delay, left)));
+  }
+}
+
+/**
  * Waits (bounded) for the receipt. Returns the row as `confirmed` or `failed` (reverted),
  * or still `submitted` when the wait timed out — reconciliation picks it up from there.
  */
@@ -329,17 +349,8 @@ export async function awaitReceipt(
   row: ChainTransaction,
   timeoutMs = env().TX_RECEIPT_TIMEOUT_SECONDS * 1000,
 ): Promise<ChainTransaction> {
-  try {
-    const receipt = await publicClient().waitForTransactionReceipt({
-      hash: row.hash as Hex,
-      timeout: timeoutMs,
-    });
-    return update(db, row.id, receiptOutcome(receipt));
-  } catch (err) {
-    if (err instanceof WaitForTransactionReceiptTimeoutError) return row;
-    if (isTransportError(err)) throw chainUnavailable(err);
-    throw err;
-  }
+  const receipt = await pollReceipt(row.hash as Hex, timeoutMs);
+  return receipt ? update(db, row.id, receiptOutcome(receipt)) : row;
 }
 
 /** Record, broadcast and wait: the whole send. Throws chain_unavailable on RPC failure. */

@@ -371,12 +371,24 @@ export async function refundExpired(db: Db, deal: Deal): Promise<Deal> {
   return syncRefunds(db, deal);
 }
 
-/** Deals the watcher looks at: unfunded (a funding nobody reported), or funded and unfinished. */
-export async function dealsToWatch(db: Db, limit = 100): Promise<Deal[]> {
+/**
+ * Deals the watcher looks at: unfunded (a funding nobody reported), or funded and
+ * unfinished — least recently looked at first (the watcher touches each one it checks),
+ * so successive runs go round all of them.
+ */
+export async function dealsToWatch(
+  db: Db,
+  opts: { dealId?: string; limit?: number } = {},
+): Promise<Deal[]> {
   return db
     .select()
     .from(deals)
-    .where(inArray(deals.status, ["unfunded", "open", "active"]))
+    .where(
+      and(
+        inArray(deals.status, ["unfunded", "open", "active"]),
+        opts.dealId ? eq(deals.id, opts.dealId) : undefined,
+      ),
+    )
     .orderBy(sql`${deals.updatedAt} asc`)
-    .limit(limit);
+    .limit(opts.limit ?? 100);
 }

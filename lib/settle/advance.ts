@@ -2,9 +2,13 @@ import { and, eq, isNull, lt, notInArray, or, sql } from "drizzle-orm";
 import type { Hex } from "viem";
 import type { Db } from "@/db/client";
 import { deals, milestones, type Settlement, settlements } from "@/db/schema";
-import { publicClient } from "@/lib/chain/config";
 import { gelatoRelayer } from "@/lib/chain/relayer";
-import { chainUnavailable, getChainTransaction, resumeTransaction } from "@/lib/chain/sender";
+import {
+  chainUnavailable,
+  getChainTransaction,
+  pollReceipt,
+  resumeTransaction,
+} from "@/lib/chain/sender";
 import { settlementJson } from "@/lib/deals/serialize";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -130,11 +134,8 @@ async function followRelayTask(db: Db, s: Settlement): Promise<Settlement> {
       );
     if (task.state === "success" && task.txHash) {
       // Trust the chain, not the relayer: only a successful receipt counts as paid.
-      const receipt = await publicClient()
-        .waitForTransactionReceipt({ hash: task.txHash as Hex, timeout: 30_000 })
-        .catch((err) => {
-          throw chainUnavailable(err);
-        });
+      const receipt = await pollReceipt(task.txHash as Hex, 30_000);
+      if (!receipt) throw chainUnavailable(new Error("the relayed transaction has no receipt yet"));
       if (receipt.status !== "success")
         return (await finishFromEscrow(db, s)) ?? markFailed(db, s, "relayed transaction reverted");
       return markPaid(db, s, task.txHash);

@@ -30,10 +30,13 @@ export type ReconcileReport = {
   transactions: { confirmed: number; failed: number; stillPending: number };
 };
 
-/** `settlementId`: finish just that settlement (an operator's targeted run). */
+/**
+ * `settlementId`: finish just that settlement (an operator's targeted run); `dealId`: just
+ * that deal's settlements and escrow state.
+ */
 export async function reconcile(
   db: Db,
-  only: { settlementId?: string } = {},
+  only: { settlementId?: string; dealId?: string } = {},
 ): Promise<ReconcileReport> {
   const report: ReconcileReport = {
     settlements: { confirmed: 0, stillPending: 0, busy: 0, failed: 0 },
@@ -47,7 +50,12 @@ export async function reconcile(
     .select()
     .from(settlements)
     .where(
-      and(eq(settlements.chainId, chainId), inArray(settlements.status, ["pending", "submitted"])),
+      and(
+        eq(settlements.chainId, chainId),
+        inArray(settlements.status, ["pending", "submitted"]),
+        only.settlementId ? eq(settlements.id, only.settlementId) : undefined,
+        only.dealId ? eq(settlements.dealId, only.dealId) : undefined,
+      ),
     );
   for (const s of open) {
     try {
@@ -67,6 +75,10 @@ export async function reconcile(
   }
 
   if (only.settlementId) return report;
+  if (only.dealId) {
+    await watchEscrow(db, report, only.dealId);
+    return report;
+  }
 
   const unrecorded = await db
     .select()
@@ -126,12 +138,14 @@ export async function reconcile(
  * are finished, cancels made from the brand's wallet close their deals, and milestones
  * still locked past deadline + grace go back to the brand.
  */
-async function watchEscrow(db: Db, report: ReconcileReport): Promise<void> {
+async function watchEscrow(db: Db, report: ReconcileReport, dealId?: string): Promise<void> {
   if (!chainConfig().escrow) return;
   const now = await chainNow().catch(() => null);
   if (now === null) return; // chain down: next run
-  for (const deal of await dealsToWatch(db)) {
+  for (const deal of await dealsToWatch(db, { dealId })) {
     try {
+      // Looked at now: the next run starts with the deals looked at longest ago.
+      await db.update(deals).set({ updatedAt: new Date() }).where(eq(deals.id, deal.id));
       if (deal.status === "unfunded") {
         const check = await syncFunding(db, deal);
         if (check.status === "funded") report.escrow.funded++;
@@ -149,7 +163,6 @@ async function watchEscrow(db: Db, report: ReconcileReport): Promise<void> {
         const after = await syncRefunds(db, current);
         if (after.status !== current.status) report.escrow.closed++;
       }
-      await db.update(deals).set({ updatedAt: new Date() }).where(eq(deals.id, deal.id));
     } catch (err) {
       report.escrow.failed++;
       log.warn("reconcile: escrow state of a deal not synced", { dealId: deal.id, err });

@@ -10,6 +10,7 @@ import type { AnvilInstance } from "@/lib/chain/anvil";
 import { makeWalletClient } from "@/lib/chain/clients";
 import { chainConfig, publicClient } from "@/lib/chain/config";
 import { devAccountKey } from "@/lib/chain/dev-accounts";
+import { pollReceipt } from "@/lib/chain/sender";
 import { dealKey } from "@/lib/escrow/onchain";
 import { settleMilestone } from "@/lib/settle/settle";
 import { setChainEnv, startOwnChain } from "../helpers/chain-env";
@@ -107,9 +108,7 @@ describe("a relayed release whose signature is renewed while the old one is stil
           a?.signature as Hex,
         ],
       });
-      expect((await publicClient().waitForTransactionReceipt({ hash: rogueHash })).status).toBe(
-        "success",
-      );
+      expect((await pollReceipt(rogueHash, 30_000))?.status).toBe("success");
       expect(await usdcBalance(wallet)).toBe(46_000_000n);
 
       // 4. Our B arrives later: it reverts, and the settlement records A's release as paid.

@@ -13,7 +13,7 @@ import * as fundingRoute from "@/app/api/deals/[id]/funding/route";
 import { milestoneEscrowAbi, mockUsdcAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
 import { chainConfig, publicClient, requireTreasury } from "@/lib/chain/config";
-import { recordTransaction, resumeTransaction } from "@/lib/chain/sender";
+import { pollReceipt, recordTransaction, resumeTransaction } from "@/lib/chain/sender";
 import { call } from "./http";
 import type { TestUser } from "./users";
 
@@ -109,7 +109,7 @@ export async function sendFunding(
       functionName: "approve",
       args: [terms.escrow, maxUint256],
     });
-    await client.waitForTransactionReceipt({ hash: approve });
+    await pollReceipt(approve, 30_000);
   }
   const hash = await wallet.writeContract({
     address: terms.escrow,
@@ -117,8 +117,8 @@ export async function sendFunding(
     functionName: "fund",
     args: [terms.dealKey, terms.evaluator, BigInt(terms.deadline), terms.amounts.map(BigInt)],
   });
-  const receipt = await client.waitForTransactionReceipt({ hash });
-  if (receipt.status !== "success") throw new Error("fund reverted");
+  const receipt = await pollReceipt(hash, 30_000);
+  if (receipt?.status !== "success") throw new Error(`fund: ${receipt?.status ?? "no receipt"}`);
   return hash;
 }
 
