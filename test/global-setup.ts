@@ -2,14 +2,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { closeDb, getDb } from "@/db/client";
 import { createFreshDatabase } from "@/db/fresh";
 import { startAnvil } from "@/lib/chain/anvil";
 import { deployFundedContracts } from "@/lib/chain/deploy";
+import { resetEnvCache } from "@/lib/env";
 import { deploymentEnv, SLOTS_ENV, slotKeys } from "./chain-slots";
 
 // Runs once per `vitest run`, in the main process; workers inherit process.env.
 // - Database: with TEST_DATABASE_URL, a fresh database on that server for this run
-//   (dropped afterwards); otherwise each test file's process opens an in-memory PGlite.
+//   (dropped afterwards); otherwise a PGlite data directory migrated here once, of which
+//   each test file's process opens a copy of its own (test/setup-db.ts): a fresh PGlite
+//   spends seconds of CPU in initdb, a copy opens in about one.
 // - Chain: a real anvil on a free port, and the contracts deployed once per worker slot
 //   (test/chain-slots.ts; test/setup-chain.ts points each worker at its slot's).
 
@@ -29,8 +33,15 @@ export default async function setup(project: TestProject) {
     console.log(`[test] PostgreSQL: ${fresh.name}`);
   } else {
     delete process.env.DATABASE_URL;
-    process.env.PGLITE_DIR = "memory://";
-    console.log("[test] PGlite (in memory, one per worker)");
+    const template = path.join(dataDir, "pglite-template");
+    process.env.PGLITE_DIR = template;
+    resetEnvCache();
+    await getDb(); // creates and migrates it
+    await closeDb();
+    process.env.TEST_PGLITE_TEMPLATE = template; // read by test/setup-db.ts
+    process.env.PGLITE_DIR = "memory://"; // for any process that does not take a copy
+    resetEnvCache();
+    console.log("[test] PGlite (a copy of one migrated data directory per test file)");
   }
 
   // A real anvil on a free port, and one deployment per worker slot on it (each by the
