@@ -17,6 +17,7 @@ export type ChainEnv = Partial<
     | "REPUTATION_REGISTRY_ADDRESS"
     | "ESCROW_ADDRESS"
     | "TREASURY_PRIVATE_KEY"
+    | "RELAY_SPONSOR_PRIVATE_KEY"
     | "TX_RECEIPT_TIMEOUT_SECONDS"
     | "RELAY_PROVIDER"
     | "RELAY_API_URL"
@@ -55,24 +56,28 @@ export async function withChainEnv<T>(vars: ChainEnv, fn: () => Promise<T>): Pro
 
 /**
  * A chain of this test file's own: a fresh anvil (optionally with a state file, so it can
- * be stopped and restarted), a new treasury key funded with gas, and the contracts
- * deployed and funded by it. A new key matters: the database may hold rows of the
- * worker's usual treasury from the shared anvil, whose nonces mean nothing here.
+ * be stopped and restarted), new treasury and relay-sponsor keys funded with gas, and the
+ * contracts deployed and funded by the treasury.
  */
 export async function startOwnChain(opts: { chainId?: number; stateFile?: string } = {}) {
   const anvil = await startAnvil({ port: 0, chainId: opts.chainId, stateFile: opts.stateFile });
+  // Fresh keys for every signer the service uses: the database may hold rows of the worker's
+  // usual keys from the shared anvil, whose nonces mean nothing here (a nonce picked past
+  // them would wait in this node's pool forever).
   const treasuryKey = generatePrivateKey();
   const treasury = privateKeyToAccount(treasuryKey).address;
-  await fetch(anvil.rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "anvil_setBalance",
-      params: [treasury, toHex(10n ** 22n)],
-    }),
-  });
+  const sponsorKey = generatePrivateKey();
+  for (const address of [treasury, privateKeyToAccount(sponsorKey).address])
+    await fetch(anvil.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "anvil_setBalance",
+        params: [address, toHex(10n ** 22n)],
+      }),
+    });
   const deployment = await deployFundedContracts({ rpcUrl: anvil.rpcUrl, treasuryKey });
   const restore = setChainEnv({
     RPC_URL: anvil.rpcUrl,
@@ -80,6 +85,7 @@ export async function startOwnChain(opts: { chainId?: number; stateFile?: string
     REPUTATION_REGISTRY_ADDRESS: deployment.registry,
     ESCROW_ADDRESS: deployment.escrow,
     TREASURY_PRIVATE_KEY: treasuryKey,
+    RELAY_SPONSOR_PRIVATE_KEY: sponsorKey,
   });
   return { anvil, deployment, treasuryKey, treasury, restore };
 }
