@@ -58,9 +58,24 @@ export function invalidRequest(issues: z.core.$ZodIssue[], where: "body" | "quer
   );
 }
 
+/**
+ * A body must say it is JSON. Besides being the contract, this closes cross-site form
+ * posts: a page elsewhere can send `text/plain` or a form encoding without a CORS
+ * preflight (e.g. to sign a victim in as the attacker), but never `application/json`.
+ */
+function assertJsonContentType(req: Request): void {
+  const type = req.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
+  if (type !== "application/json" && !/^application\/[\w.+-]+\+json$/.test(type))
+    throw new AppError(
+      "unsupported_media_type",
+      "Send the request body as JSON, with Content-Type: application/json.",
+    );
+}
+
 async function parseJsonBody(req: Request): Promise<unknown> {
   const text = await readBody(req);
   if (text.trim() === "") return undefined;
+  assertJsonContentType(req);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -28,6 +28,24 @@ describe("route wrapper", () => {
     expect(res.body.error.code).toBe("invalid_json");
   });
 
+  it("refuses a body that is not sent as JSON (415): no cross-site form posts", async () => {
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data"]) {
+      const res = await call(echo, {
+        rawBody: JSON.stringify({ name: "a", count: 1 }),
+        headers: { "content-type": type },
+        params: { id },
+      });
+      expect(res.status, type).toBe(415);
+      expect(res.body.error.code).toBe("unsupported_media_type");
+    }
+    const withCharset = await call(echo, {
+      rawBody: JSON.stringify({ name: "a", count: 1 }),
+      headers: { "content-type": "application/json; charset=utf-8" },
+      params: { id },
+    });
+    expect(withCharset.status).toBe(200);
+  });
+
   it("answers a wrong-typed body with 400 invalid_request and the issue paths", async () => {
     const res = await call(echo, { body: { name: 5, count: "x" }, params: { id } });
     expect(res.status).toBe(400);
