@@ -78,6 +78,18 @@ export async function listOpenDeals(db: DbOrTx, viewer: Viewer) {
     .orderBy(desc(deals.createdAt), asc(deals.title));
 }
 
+/**
+ * A deal's milestones in order (position = the index in the escrow). No viewer filter: for
+ * callers that already hold the deal they checked access to, or the service itself.
+ */
+export async function listDealMilestones(db: DbOrTx, dealId: string): Promise<Milestone[]> {
+  return db
+    .select()
+    .from(milestones)
+    .where(eq(milestones.dealId, dealId))
+    .orderBy(asc(milestones.position));
+}
+
 /** A milestone together with its deal, when the viewer may see the deal. */
 export async function findVisibleMilestone(db: DbOrTx, viewer: Viewer, milestoneId: string) {
   const [row] = await db

@@ -1,9 +1,9 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { type Address, encodeFunctionData, getAddress, type Hex, parseSignature } from "viem";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
-import { findVisibleDeal } from "@/db/queries/deals";
-import { type Deal, deals, milestones } from "@/db/schema";
+import { findVisibleDeal, listDealMilestones } from "@/db/queries/deals";
+import { type Deal, deals } from "@/db/schema";
 import { chainConfig, requireEscrow } from "@/lib/chain/config";
 import { relayProvider } from "@/lib/chain/relay";
 import { gelatoRelayer } from "@/lib/chain/relayer";
@@ -37,14 +37,6 @@ async function brandDeal(db: Db, caller: Caller, dealId: string): Promise<Deal> 
   return deal;
 }
 
-async function orderedMilestones(db: Db, dealId: string) {
-  return db
-    .select()
-    .from(milestones)
-    .where(eq(milestones.dealId, dealId))
-    .orderBy(asc(milestones.position));
-}
-
 /** GET /api/deals/:id/funding: exactly what to fund the escrow with. */
 export async function getFundingTerms(
   db: Db,
@@ -55,7 +47,7 @@ export async function getFundingTerms(
   const deal = await brandDeal(db, caller, dealId);
   const terms = fundingTerms(
     deal,
-    await orderedMilestones(db, deal.id),
+    await listDealMilestones(db, deal.id),
     brand ? (getAddress(brand) as Address) : undefined,
   );
   return { ...terms, status: deal.status };
@@ -95,7 +87,7 @@ export async function fundWithAuthorization(
 
   const config = chainConfig();
   const escrow = requireEscrow(config);
-  const terms = fundingTerms(deal, await orderedMilestones(db, deal.id));
+  const terms = fundingTerms(deal, await listDealMilestones(db, deal.id));
   try {
     parseSignature(input.signature as Hex);
   } catch {

@@ -10,6 +10,7 @@ import type {
   Verification,
 } from "@/db/schema";
 import { explorerTxUrl } from "@/lib/chain/explorer";
+import { GRACE_PERIOD_SECONDS } from "@/lib/escrow/onchain";
 import { bpsToScore, unitsToDecimal, unitsToNumber } from "@/lib/money";
 
 // The JSON shapes of the contract. One place, so every endpoint answers alike.
@@ -111,8 +112,6 @@ export type EscrowJson = {
   fundingExplorerUrl: string | null;
 };
 
-const GRACE_MS = 7 * 24 * 3600 * 1000; // the escrow contract's GRACE_PERIOD
-
 export function escrowJson(deal: Deal, ms: Milestone[], st: Settlement[]): EscrowJson {
   const confirmed = st.filter((s) => s.status === "confirmed");
   const released = confirmed.reduce((sum, s) => sum + s.amountUnits, 0n);
@@ -127,7 +126,9 @@ export function escrowJson(deal: Deal, ms: Milestone[], st: Settlement[]): Escro
     released: unitsToDecimal(released),
     refunded: unitsToDecimal(refunded),
     deadline: deal.deadlineAt.toISOString(),
-    refundableAt: new Date(deal.deadlineAt.getTime() + GRACE_MS).toISOString(),
+    refundableAt: new Date(
+      deal.deadlineAt.getTime() + Number(GRACE_PERIOD_SECONDS) * 1000,
+    ).toISOString(),
     chainId: deal.escrowChainId,
     address: deal.escrowAddress,
     brandWallet: deal.brandWallet,

@@ -8,7 +8,7 @@ import {
   zeroAddress,
 } from "viem";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
-import { chainConfig, publicClient, requireEscrow } from "@/lib/chain/config";
+import { publicClient, requireEscrow } from "@/lib/chain/config";
 import { chainUnavailable, isTransportError } from "@/lib/chain/sender";
 import { dealKey, type MilestoneState } from "@/lib/escrow/onchain";
 
@@ -162,6 +162,3 @@ export async function chainNow(): Promise<bigint> {
   const block = await read(() => publicClient().getBlock({ blockTag: "latest" }));
   return block.timestamp;
 }
-
-export const escrowAddress = (): Address => requireEscrow();
-export const escrowChainId = (): number => chainConfig().chainId;

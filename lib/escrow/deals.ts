@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { type Address, getAddress, type Hex, isAddressEqual, parseEventLogs } from "viem";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
+import { listDealMilestones } from "@/db/queries/deals";
 import { type Deal, deals, type Milestone, milestones } from "@/db/schema";
 import { chainConfig, publicClient, requireTreasury, requireUsdc } from "@/lib/chain/config";
 import {
@@ -30,14 +31,6 @@ import { unitsToDecimal } from "@/lib/money";
 // untaken deal by the brand's own call, or refunds of milestones past deadline + grace).
 
 export const toSeconds = (d: Date) => BigInt(Math.floor(d.getTime() / 1000));
-
-async function dealMilestones(db: Db, dealId: string): Promise<Milestone[]> {
-  return db
-    .select()
-    .from(milestones)
-    .where(eq(milestones.dealId, dealId))
-    .orderBy(asc(milestones.position));
-}
 
 function evaluatorAddress(): Address {
   const { treasuryAddress } = chainConfig();
@@ -141,7 +134,7 @@ export async function syncFunding(
 ): Promise<FundingCheck> {
   const onChain = await readEscrowDeal(deal.id);
   if (!onChain.exists) return { status: "not_funded" };
-  const ms = await dealMilestones(db, deal.id);
+  const ms = await listDealMilestones(db, deal.id);
   const problems: string[] = [];
   if (!isAddressEqual(onChain.evaluator, evaluatorAddress()))
     problems.push(`the evaluator is ${onChain.evaluator}, not this service`);
@@ -284,7 +277,7 @@ export async function assignCreatorOnChain(db: Db, deal: Deal): Promise<Deal> {
  * expired or completed.
  */
 export async function syncRefunds(db: Db, deal: Deal): Promise<Deal> {
-  const ms = await dealMilestones(db, deal.id);
+  const ms = await listDealMilestones(db, deal.id);
   const onChain = await readEscrowDeal(deal.id);
   if (!onChain.exists) return deal;
   const states = await readEscrowMilestones(deal.id, Math.min(onChain.milestoneCount, ms.length));
@@ -318,7 +311,7 @@ export async function syncRefunds(db: Db, deal: Deal): Promise<Deal> {
       }
     });
   }
-  const after = await dealMilestones(db, deal.id);
+  const after = await listDealMilestones(db, deal.id);
   const open = after.filter((m) => m.status !== "paid" && m.status !== "refunded");
   if (open.length > 0 && !onChain.cancelled) return reloadDeal(db, deal.id);
   const anyPaid = after.some((m) => m.status === "paid");

@@ -1,5 +1,5 @@
 import { type Hex, keccak256, toBytes } from "viem";
-import type { VerdictSource } from "@/db/schema";
+import type { VerdictSource, Verification } from "@/db/schema";
 
 // The verdict record a payment is decided on, serialised canonically (keys sorted, no
 // whitespace, integers only — scores in basis points) so that anyone holding the stored
@@ -34,6 +34,36 @@ export function canonicalJson(value: unknown): string {
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+}
+
+/** The record of a stored (or about to be stored) verdict: its fields, picked one way only. */
+export function verdictRecordOf(
+  v: Pick<
+    Verification,
+    | "milestoneId"
+    | "revision"
+    | "approved"
+    | "scoreBps"
+    | "reasoning"
+    | "missing"
+    | "model"
+    | "source"
+    | "createdAt"
+  >,
+): VerdictRecord {
+  return {
+    milestoneId: v.milestoneId,
+    revision: v.revision,
+    approved: v.approved,
+    scoreBps: v.scoreBps,
+    reasoning: v.reasoning,
+    missing: v.missing,
+    model: v.model,
+    source: v.source,
+    evidence: null,
+    decidedBy: null,
+    verifiedAt: v.createdAt.toISOString(),
+  };
 }
 
 export function hashVerdictRecord(record: VerdictRecord): { record: string; hash: Hex } {

@@ -17,7 +17,7 @@ import { env } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/events";
 import { scoreToBps } from "@/lib/money";
-import { hashVerdictRecord } from "./record";
+import { hashVerdictRecord, verdictRecordOf } from "./record";
 import { RUBRIC_MODEL_ID } from "./rubric";
 import { runVerifier, type VerifierOptions } from "./verifier";
 
@@ -171,12 +171,7 @@ async function runAndStore(
     model: result.model,
     source: result.model === RUBRIC_MODEL_ID ? ("rubric" as const) : ("model" as const),
   };
-  const { record, hash } = hashVerdictRecord({
-    ...fields,
-    evidence: null,
-    decidedBy: null,
-    verifiedAt: verifiedAt.toISOString(),
-  });
+  const { record, hash } = hashVerdictRecord(verdictRecordOf({ ...fields, createdAt: verifiedAt }));
   await db.transaction(async (tx) => {
     const inserted = await tx
       .insert(verifications)
@@ -217,19 +212,7 @@ async function runAndStore(
  */
 export async function ensureRecordHash(db: DbOrTx, v: Verification): Promise<Hex> {
   if (v.recordHash) return v.recordHash as Hex;
-  const { record, hash } = hashVerdictRecord({
-    milestoneId: v.milestoneId,
-    revision: v.revision,
-    approved: v.approved,
-    scoreBps: v.scoreBps,
-    reasoning: v.reasoning,
-    missing: v.missing,
-    model: v.model,
-    source: v.source,
-    evidence: null,
-    decidedBy: null,
-    verifiedAt: v.createdAt.toISOString(),
-  });
+  const { record, hash } = hashVerdictRecord(verdictRecordOf(v));
   await db
     .update(verifications)
     .set({ record, recordHash: hash })
