@@ -25,6 +25,12 @@ const units = (name: string) => bigint(name, { mode: "bigint" });
 export const profileTypes = ["creator", "organization"] as const;
 export type ProfileType = (typeof profileTypes)[number];
 
+/**
+ * How a payout wallet was proven: a signed message from the wallet itself, or the identity
+ * provider's embedded wallet delivered in a verified identity token.
+ */
+export type WalletSource = "signature" | "identity_token";
+
 export const users = pgTable(
   "users",
   {
@@ -33,9 +39,11 @@ export const users = pgTable(
     subject: text("subject").notNull(),
     email: text("email").notNull(),
     profileType: text("profile_type").$type<ProfileType>().notNull().default("creator"),
+    /** Shown to the other party instead of the e-mail (an organisation's name, a creator's). */
+    displayName: text("display_name"),
     /** EIP-55 checksummed; only set once proven (signature or identity token). */
     walletAddress: text("wallet_address"),
-    walletSource: text("wallet_source").$type<"signature" | "identity_token">(),
+    walletSource: text("wallet_source").$type<WalletSource>(),
     /** Embedded in every session token; sign-out increments it, revoking them all. */
     sessionVersion: integer("session_version").notNull().default(0),
     createdAt: createdAt(),
@@ -90,6 +98,11 @@ export const deals = pgTable(
     status: text("status").$type<DealStatus>().notNull().default("unfunded"),
     minScoreBps: integer("min_score_bps").notNull().default(5000),
     budgetUnits: units("budget_units").notNull(),
+    /**
+     * After a submission, the brand has this long to settle or decide; after it the creator
+     * may trigger the settlement themselves (lib/deals/timers.ts).
+     */
+    reviewWindowSeconds: integer("review_window_seconds").notNull().default(604800),
     /** Set on the demo starter deals; unique per brand so seeding is idempotent in the database. */
     starterKey: text("starter_key"),
     /**
@@ -119,6 +132,10 @@ export const deals = pgTable(
   (t) => [
     index("deals_brand_id_idx").on(t.brandId),
     index("deals_creator_id_idx").on(t.creatorId),
+    // Keyset pagination of the lists: newest first, id as the tie-breaker.
+    index("deals_brand_created_idx").on(t.brandId, t.createdAt, t.id),
+    index("deals_creator_created_idx").on(t.creatorId, t.createdAt, t.id),
+    index("deals_status_created_idx").on(t.status, t.createdAt, t.id),
     uniqueIndex("deals_brand_starter_key").on(t.brandId, t.starterKey),
     check(
       "deals_status_check",
@@ -126,6 +143,7 @@ export const deals = pgTable(
     ),
     check("deals_budget_check", sql`${t.budgetUnits} > 0`),
     check("deals_min_score_check", sql`${t.minScoreBps} between 0 and 10000`),
+    check("deals_review_window_check", sql`${t.reviewWindowSeconds} > 0`),
   ],
 );
 
@@ -203,6 +221,71 @@ export const deliverables = pgTable(
 
 export type VerdictSource = "model" | "rubric" | "brand_decision";
 
+/**
+ * Where a deliverable's evidence was read from (lib/verify/evidence): the fetched post,
+ * one record per deliverable revision. `status` other than `ok` means the post could not be
+ * read; such a revision is never approved automatically.
+ */
+export const evidenceStatuses = ["ok", "unreachable", "deleted", "blocked", "unsupported"] as const;
+export type EvidenceStatus = (typeof evidenceStatuses)[number];
+
+export const evidence = pgTable(
+  "evidence",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    milestoneId: uuid("milestone_id")
+      .notNull()
+      .references(() => milestones.id, { onDelete: "cascade" }),
+    revision: integer("revision").notNull(),
+    status: text("status").$type<EvidenceStatus>().notNull(),
+    platform: text("platform").notNull(),
+    url: text("url").notNull(),
+    canonicalUrl: text("canonical_url"),
+    authorHandle: text("author_handle"),
+    caption: text("caption"),
+    mediaType: text("media_type"),
+    thumbnailUrl: text("thumbnail_url"),
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    fetchedAt: timestamp("fetched_at", { withTimezone: true }).notNull().defaultNow(),
+    /** keccak256 of the canonical evidence record: what the verdict record refers to. */
+    contentHash: text("content_hash").notNull(),
+    /** Why it could not be read (status other than ok), in words a person understands. */
+    error: text("error"),
+  },
+  (t) => [uniqueIndex("evidence_milestone_revision_key").on(t.milestoneId, t.revision)],
+);
+
+/** A creator's handle on a platform: a post's author must match it (lib/verify/evidence). */
+export const creatorHandles = pgTable(
+  "creator_handles",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    platform: text("platform").notNull(),
+    handle: text("handle").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.platform] })],
+);
+
+/** The built-in sandbox social platform of the embedded default (app/social). */
+export const sandboxPosts = pgTable(
+  "sandbox_posts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    handle: text("handle").notNull(),
+    caption: text("caption").notNull(),
+    mediaType: text("media_type").notNull().default("video"),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sandbox_posts_user_idx").on(t.userId, t.createdAt)],
+);
+
 /** One verifier call per deliverable revision: the unique key stops re-rolling the model. */
 export const verifications = pgTable(
   "verifications",
@@ -232,6 +315,63 @@ export const verifications = pgTable(
   (t) => [
     uniqueIndex("verifications_milestone_revision_key").on(t.milestoneId, t.revision),
     check("verifications_score_check", sql`${t.scoreBps} between 0 and 10000`),
+  ],
+);
+
+/** A creator's appeal of a rejected revision; the brand answers it with a decision. */
+export const appeals = pgTable(
+  "appeals",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    milestoneId: uuid("milestone_id")
+      .notNull()
+      .references(() => milestones.id, { onDelete: "cascade" }),
+    dealId: uuid("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    revision: integer("revision").notNull(),
+    creatorId: uuid("creator_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reason: text("reason").notNull(),
+    status: text("status").$type<"open" | "decided">().notNull().default("open"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  // One appeal per revision, ever: a second one is a 409, not a second round.
+  (t) => [uniqueIndex("appeals_milestone_revision_key").on(t.milestoneId, t.revision)],
+);
+
+/**
+ * The brand's decision on a revision (approve with a chosen score, or uphold a rejection),
+ * always with a reason. At most one per revision: it replaces the verifier's verdict for the
+ * settlement, and its record (lib/verify/record.ts) says who decided and why.
+ */
+export const decisions = pgTable(
+  "decisions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    milestoneId: uuid("milestone_id")
+      .notNull()
+      .references(() => milestones.id, { onDelete: "cascade" }),
+    dealId: uuid("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    revision: integer("revision").notNull(),
+    deciderId: uuid("decider_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    approved: boolean("approved").notNull(),
+    scoreBps: integer("score_bps").notNull(),
+    reason: text("reason").notNull(),
+    appealId: uuid("appeal_id").references(() => appeals.id, { onDelete: "set null" }),
+    record: text("record").notNull(),
+    recordHash: text("record_hash").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("decisions_milestone_revision_key").on(t.milestoneId, t.revision),
+    check("decisions_score_check", sql`${t.scoreBps} between 0 and 10000`),
   ],
 );
 
@@ -273,6 +413,21 @@ export const chainTransactions = pgTable(
     // scanned the whole log (45 ms at 100k rows).
     index("chain_transactions_purpose_idx").on(t.chainId, t.purpose, t.createdAt),
   ],
+);
+
+/**
+ * The next nonce of each signer, allocated under the row's lock without any network call;
+ * resynchronised from the chain at start and after a refusal (lib/chain/sender.ts).
+ */
+export const signerNonces = pgTable(
+  "signer_nonces",
+  {
+    chainId: integer("chain_id").notNull(),
+    address: text("address").notNull(),
+    nextNonce: integer("next_nonce").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.address] })],
 );
 
 /** The evaluator's EIP-712 signature of a release, which a relayer submits (releaseWithSig). */
@@ -323,6 +478,10 @@ export const settlements = pgTable(
     uniqueIndex("settlements_milestone_key").on(t.milestoneId),
     index("settlements_deal_idx").on(t.dealId),
     index("settlements_status_idx").on(t.status),
+    // The reputation queue: confirmed settlements whose record is not yet on-chain.
+    index("settlements_reputation_queue_idx")
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'confirmed' and ${t.reputationTxHash} is null`),
     check("settlements_amount_check", sql`${t.amountUnits} >= 0`),
   ],
 );
@@ -363,6 +522,10 @@ export const dealEventTypes = [
   "cancelled",
   "expired",
   "completed",
+  "appealed",
+  "decided",
+  "overdue",
+  "review_window_elapsed",
 ] as const;
 export type DealEventType = (typeof dealEventTypes)[number];
 
@@ -389,6 +552,145 @@ export const dealEvents = pgTable(
   (t) => [
     uniqueIndex("deal_events_seq_key").on(t.seq),
     index("deal_events_deal_seq_idx").on(t.dealId, t.seq),
+  ],
+);
+
+/**
+ * The in-app inbox: one row per event for each party who did not cause it, written with the
+ * event (lib/events). `readAt` null = unread.
+ */
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => dealEvents.id, { onDelete: "cascade" }),
+    readAt: timestamp("read_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("notifications_user_event_key").on(t.userId, t.eventId),
+    index("notifications_user_created_idx").on(t.userId, t.createdAt, t.id),
+    index("notifications_unread_idx").on(t.userId).where(sql`${t.readAt} is null`),
+  ],
+);
+
+export const outboxStatuses = ["pending", "sent", "failed"] as const;
+export type OutboxStatus = (typeof outboxStatuses)[number];
+
+/**
+ * E-mails to send, written with the event that causes them and sent outside the request by
+ * the pluggable sender (lib/notify); the embedded default "sends" to a local outbox page.
+ */
+export const emailOutbox = pgTable(
+  "email_outbox",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    eventId: uuid("event_id").references(() => dealEvents.id, { onDelete: "cascade" }),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    status: text("status").$type<OutboxStatus>().notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    error: text("error"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("email_outbox_user_event_key").on(t.userId, t.eventId),
+    index("email_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+export const apiKeyScopes = ["read", "write", "settle"] as const;
+export type ApiKeyScope = (typeof apiKeyScopes)[number];
+
+/** Third-party API keys: shown once, stored only as a SHA-256 hash (lib/auth/api-keys.ts). */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The visible start of the key (e.g. `ms_live_ab12cd`), for recognising it in lists. */
+    prefix: text("prefix").notNull(),
+    hash: text("hash").notNull(),
+    scopes: jsonb("scopes").$type<ApiKeyScope[]>().notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("api_keys_hash_key").on(t.hash),
+    index("api_keys_user_created_idx").on(t.userId, t.createdAt, t.id),
+  ],
+);
+
+/** A user's webhook endpoint; `secret` signs every delivery (lib/webhooks). */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    /** Event types delivered; empty = all. */
+    eventTypes: jsonb("event_types").$type<string[]>().notNull().default([]),
+    enabled: boolean("enabled").notNull().default(true),
+    secret: text("secret").notNull(),
+    /** Why the service disabled it (persistent failure), shown as a notice. */
+    disabledReason: text("disabled_reason"),
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("webhook_endpoints_user_created_idx").on(t.userId, t.createdAt, t.id)],
+);
+
+export const deliveryStatuses = ["pending", "delivered", "failed"] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+
+/**
+ * One delivery of one event to one endpoint, written with the event (the outbox) and sent
+ * by the reconcile routine; retried with exponential backoff, at most once delivered.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => dealEvents.id, { onDelete: "cascade" }),
+    status: text("status").$type<DeliveryStatus>().notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_endpoint_event_key").on(t.endpointId, t.eventId),
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt, t.id),
   ],
 );
 
@@ -432,3 +734,12 @@ export type Settlement = typeof settlements.$inferSelect;
 export type ChainTransaction = typeof chainTransactions.$inferSelect;
 export type FaucetDrip = typeof faucetDrips.$inferSelect;
 export type DealEvent = typeof dealEvents.$inferSelect;
+export type Appeal = typeof appeals.$inferSelect;
+export type Decision = typeof decisions.$inferSelect;
+export type Evidence = typeof evidence.$inferSelect;
+export type SandboxPost = typeof sandboxPosts.$inferSelect;
+export type Notification = typeof notifications.$inferSelect;
+export type EmailOutboxRow = typeof emailOutbox.$inferSelect;
+export type ApiKey = typeof apiKeys.$inferSelect;
+export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
