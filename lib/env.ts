@@ -85,6 +85,21 @@ const schema = z.object({
    */
   TRUSTED_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   CRON_SECRET: optional,
+
+  /**
+   * Outbound fetches (lib/net/safe-fetch: evidence, webhooks) refuse private, loopback and
+   * metadata addresses and, in production, plain http. Hosts listed here (comma-separated
+   * `host:port`, e.g. `127.0.0.1:4000,localhost:3000`) are exempt: local test servers only.
+   * Empty by default.
+   */
+  FETCH_ALLOWED_HOSTS: z.string().optional(),
+  /**
+   * The built-in sandbox social platform (app/social) as an evidence source; its oEmbed is read
+   * from the app's own origin. Defaults to on in the embedded setup, off otherwise.
+   */
+  SANDBOX_SOCIAL: bool.optional(),
+  /** Instagram oEmbed (Graph API) access token: `app-id|client-token`. Without it Instagram posts are read as plain pages. */
+  INSTAGRAM_OEMBED_TOKEN: optional,
 });
 
 export type Env = z.infer<typeof schema>;
@@ -182,6 +197,22 @@ export function productionProblems(e: Env = env()): string[] {
 export function assertProductionReady(e: Env = env()): void {
   const problems = productionProblems(e);
   if (problems.length) throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+}
+
+/**
+ * Hosts outbound fetches may reach although they resolve to a private or loopback address
+ * (and over http): only what FETCH_ALLOWED_HOSTS lists, as lower-case `host:port`.
+ */
+export function fetchAllowedHosts(e: Env = env()): string[] {
+  return (e.FETCH_ALLOWED_HOSTS ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+/** The sandbox social platform: on in the embedded setup unless SANDBOX_SOCIAL says otherwise. */
+export function sandboxSocialEnabled(e: Env = env()): boolean {
+  return e.SANDBOX_SOCIAL ?? isEmbedded(e);
 }
 
 /** The environment for a child process (dev orchestration): this one's plus overrides. */
