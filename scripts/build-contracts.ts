@@ -71,17 +71,22 @@ function compile(): SolcOutput {
   return JSON.parse(raw) as SolcOutput;
 }
 
-function renderArtifact(
-  prefix: string,
-  contract: string,
-  abi: unknown[],
-  bytecode: string,
-): string {
+function renderAbi(prefix: string, contract: string, abi: unknown[]): string {
   return [
     HEADER,
     `// ${contract} — solc ${solc.version()}, optimizer ${OPTIMIZER_RUNS} runs, evm ${EVM_VERSION}`,
     "",
     `export const ${prefix}Abi = ${JSON.stringify(abi, null, 2)} as const;`,
+    "",
+  ].join("\n");
+}
+
+// The creation code in a file of its own: only deploy tooling imports it, so request
+// handlers that need a contract's ABI do not load kilobytes of bytecode.
+function renderBytecode(prefix: string, contract: string, bytecode: string): string {
+  return [
+    HEADER,
+    `// ${contract} creation code — solc ${solc.version()}, optimizer ${OPTIMIZER_RUNS} runs, evm ${EVM_VERSION}`,
     "",
     `export const ${prefix}Bytecode = "0x${bytecode}" as const;`,
     "",
@@ -127,20 +132,26 @@ function main(): void {
 
   mkdirSync(artifactsDir, { recursive: true });
   const indexLines = [HEADER, ""];
+  const bytecodeLines = [
+    HEADER,
+    "// Creation code: for deploy tooling only (see renderBytecode).",
+    "",
+  ];
   for (const t of targets) {
     const out = output.contracts?.[`contracts/${t.file}`]?.[t.contract];
     const bytecode = out?.evm.bytecode.object;
     if (!out || !bytecode) throw new Error(`solc produced no bytecode for ${t.contract}`);
+    writeArtifact(`${t.contract}.ts`, renderAbi(t.exportPrefix, t.contract, out.abi));
     writeArtifact(
-      `${t.contract}.ts`,
-      renderArtifact(t.exportPrefix, t.contract, out.abi, bytecode),
+      `${t.contract}.bytecode.ts`,
+      renderBytecode(t.exportPrefix, t.contract, bytecode),
     );
-    indexLines.push(
-      `export { ${t.exportPrefix}Abi, ${t.exportPrefix}Bytecode } from "./${t.contract}";`,
-    );
+    indexLines.push(`export { ${t.exportPrefix}Abi } from "./${t.contract}";`);
+    bytecodeLines.push(`export { ${t.exportPrefix}Bytecode } from "./${t.contract}.bytecode";`);
     console.log(`${t.contract}: ${bytecode.length / 2} bytes of creation code`);
   }
   writeArtifact("index.ts", `${indexLines.join("\n")}\n`);
+  writeArtifact("bytecode.ts", `${bytecodeLines.join("\n")}\n`);
   console.log(`wrote ${path.relative(root, artifactsDir)}`);
 }
 

@@ -23,12 +23,11 @@ import {
   isAddressEqual,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { milestoneEscrowAbi, reputationRegistryAbi } from "@/contracts/artifacts";
 import {
-  milestoneEscrowAbi,
   milestoneEscrowBytecode,
-  reputationRegistryAbi,
   reputationRegistryBytecode,
-} from "@/contracts/artifacts";
+} from "@/contracts/artifacts/bytecode";
 import {
   type ChainInfo,
   type ChainName,

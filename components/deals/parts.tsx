@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
-import type { Requirements } from "@/db/schema";
-import { type BadgeTone, badgeClass } from "./format";
+import { type BadgeTone, badgeClass, type MilestoneJson } from "./format";
 
 // Small presentational pieces shared by the dashboards and the deal page.
 
@@ -88,7 +87,7 @@ export function RequirementsView({
   requirements,
   missing = [],
 }: {
-  requirements: Requirements;
+  requirements: MilestoneJson["requirements"];
   missing?: string[];
 }) {
   const { hashtags, mentions, links, criteria } = requirements;

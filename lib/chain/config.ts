@@ -3,7 +3,7 @@ import { type Address, getAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { type ChainInfo, chainByName } from "@/lib/chain/chains";
 import { type ChainPublicClient, makePublicClient } from "@/lib/chain/clients";
-import { readDeploymentFile } from "@/lib/chain/deploy";
+import { readDeploymentFile } from "@/lib/chain/deployment-file";
 import { devAccountKey } from "@/lib/chain/dev-accounts";
 import { dataDir, type Env, env } from "@/lib/env";
 import { AppError } from "@/lib/errors";

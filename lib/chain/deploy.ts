@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
   type Address,
@@ -14,29 +14,19 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
-import { z } from "zod";
+import { milestoneEscrowAbi, mockUsdcAbi, reputationRegistryAbi } from "@/contracts/artifacts";
 import {
-  milestoneEscrowAbi,
   milestoneEscrowBytecode,
-  mockUsdcAbi,
   mockUsdcBytecode,
-  reputationRegistryAbi,
   reputationRegistryBytecode,
-} from "@/contracts/artifacts";
+} from "@/contracts/artifacts/bytecode";
 import { type ChainPublicClient, makePublicClient, makeWalletClient } from "@/lib/chain/clients";
+import { type LocalDeployment, readDeploymentFile } from "@/lib/chain/deployment-file";
 
 // Deploys the project's contracts to a local node (anvil) and keeps track of the deployment in a
 // JSON file so that a node restarted from its saved state keeps using the same contracts.
 
-export interface LocalDeployment {
-  chainId: number;
-  usdc: Address;
-  registry: Address;
-  /** MilestoneEscrow holding deals' USDC (bound to `usdc`). */
-  escrow: Address;
-  /** Block of the first deployment transaction: where log scans can start. */
-  deployBlock: bigint;
-}
+export type { LocalDeployment };
 
 /** 1,000,000 USDC (6 decimals): what the treasury receives on a fresh deploy by default. */
 export const DEFAULT_TREASURY_FUNDING = 1_000_000n * 10n ** 6n;
@@ -48,19 +38,6 @@ export const DEFAULT_TREASURY_FUNDING = 1_000_000n * 10n ** 6n;
 export const ARTIFACTS_HASH: Hex = keccak256(
   `${mockUsdcBytecode}${reputationRegistryBytecode.slice(2)}${milestoneEscrowBytecode.slice(2)}`,
 );
-
-const addressSchema = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/)
-  .transform((a) => getAddress(a));
-const deploymentFileSchema = z.object({
-  chainId: z.number().int().positive(),
-  usdc: addressSchema,
-  registry: addressSchema,
-  escrow: addressSchema,
-  deployBlock: z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)]),
-  artifactsHash: z.string().optional(),
-});
 
 /** Clients for a local node whose chain id is read from the node itself. */
 async function localClients(rpcUrl: string, key: Hex) {
@@ -153,24 +130,7 @@ export async function mintUsdc(params: {
   return hash;
 }
 
-/** The deployment recorded in `file`, or null when the file is missing or unreadable. */
-export function readDeploymentFile(
-  file: string,
-): (LocalDeployment & { artifactsHash?: string }) | null {
-  let raw: string;
-  try {
-    raw = readFileSync(file, "utf8");
-  } catch {
-    return null;
-  }
-  try {
-    const parsed = deploymentFileSchema.safeParse(JSON.parse(raw));
-    if (!parsed.success) return null;
-    return { ...parsed.data, deployBlock: BigInt(parsed.data.deployBlock) };
-  } catch {
-    return null;
-  }
-}
+export { readDeploymentFile };
 
 function writeDeploymentFile(file: string, d: LocalDeployment): void {
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true });

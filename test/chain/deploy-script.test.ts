@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { type Address, getAddress } from "viem";
 import { baseSepolia } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { milestoneEscrowAbi, mockUsdcBytecode, reputationRegistryAbi } from "@/contracts/artifacts";
+import { milestoneEscrowAbi, reputationRegistryAbi } from "@/contracts/artifacts";
+import { mockUsdcBytecode } from "@/contracts/artifacts/bytecode";
 import { type AnvilInstance, devAccount, devAccountKey, startAnvil } from "@/lib/chain/anvil";
 import { makePublicClient, makeWalletClient } from "@/lib/chain/clients";
 
