@@ -87,6 +87,16 @@ const schema = z.object({
   CRON_SECRET: optional,
 
   /**
+   * Origins (comma-separated, e.g. `https://app.example.com,https://admin.example.com`) whose
+   * pages may call /api from the browser (CORS, with credentials). Empty = none: same-origin only.
+   */
+  CORS_ORIGINS: z.string().optional(),
+  /** Requests per minute one API key may make (429 rate_limited beyond). */
+  API_KEY_RATE_LIMIT: z.coerce.number().int().positive().default(120),
+  /** Requests per minute per user across all its API keys and identity-token bearers. */
+  USER_RATE_LIMIT: z.coerce.number().int().positive().default(600),
+
+  /**
    * Outbound fetches (lib/net/safe-fetch: evidence, webhooks) refuse private, loopback and
    * metadata addresses and, in production, plain http. Hosts listed here (comma-separated
    * `host:port`, e.g. `127.0.0.1:4000,localhost:3000`) are exempt: local test servers only.
@@ -188,6 +198,11 @@ export function productionProblems(e: Env = env()): string[] {
         `${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} required in production (your identity provider), or DEV_IDP_ENABLED=1 for a demo where anyone can sign in as anyone`,
       );
   }
+  try {
+    corsOrigins(e);
+  } catch (err) {
+    problems.push((err as Error).message.replace(/^Invalid configuration: /, ""));
+  }
   if (e.AI_BASE_URL && !e.AI_MODEL) problems.push("AI_MODEL is required when AI_BASE_URL is set");
   if (e.RELAY_PROVIDER === "gelato" && (!e.RELAY_API_URL || !e.RELAY_API_KEY))
     problems.push("RELAY_API_URL and RELAY_API_KEY are required when RELAY_PROVIDER=gelato");
@@ -213,6 +228,28 @@ export function fetchAllowedHosts(e: Env = env()): string[] {
 /** The sandbox social platform: on in the embedded setup unless SANDBOX_SOCIAL says otherwise. */
 export function sandboxSocialEnabled(e: Env = env()): boolean {
   return e.SANDBOX_SOCIAL ?? isEmbedded(e);
+}
+
+/**
+ * The origins CORS_ORIGINS lists, normalised to `scheme://host[:port]`. A value that is not an
+ * absolute http(s) origin, or `*`, is a configuration error: credentials are never open to all.
+ */
+export function corsOrigins(e: Env = env()): string[] {
+  const out: string[] = [];
+  for (const raw of (e.CORS_ORIGINS ?? "").split(",")) {
+    const value = raw.trim();
+    if (!value) continue;
+    let origin: string;
+    try {
+      const url = new URL(value);
+      if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error();
+      origin = url.origin;
+    } catch {
+      throw new ConfigError(`Invalid configuration: CORS_ORIGINS: "${value}" is not an origin`);
+    }
+    out.push(origin);
+  }
+  return out;
 }
 
 /** The environment for a child process (dev orchestration): this one's plus overrides. */

@@ -10,6 +10,7 @@ const statusByCode = {
   invalid_signature: 401,
   forbidden: 403,
   csrf_rejected: 403,
+  insufficient_scope: 403,
   wrong_role: 403,
   faucet_disabled: 403,
   not_found: 404,

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { AppError, errorResponse, internalErrorBody } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { withResponseHeaders } from "@/lib/response-headers";
 
 // The route wrapper every handler uses: parse → authenticate → call → respond.
 // It owns the error envelope so handlers only throw AppError (or let bugs become 500s).
@@ -193,15 +194,16 @@ export function route<
       let body: unknown;
       if (opts.body) body = validate(opts.body, (await parseJsonBody(req)) ?? {}, "body");
       const user = opts.auth ? await opts.auth(req) : null;
-      return await handler({
+      const res = await handler({
         req,
         user: user as U,
         body: body as Infer<B>,
         query: query as Infer<Q>,
         params: params as Infer<P>,
       });
+      return withResponseHeaders(req, res);
     } catch (err) {
-      return toErrorResponse(err, req);
+      return withResponseHeaders(req, toErrorResponse(err, req));
     }
   };
 }

@@ -80,3 +80,70 @@ export function clientKey(req: Request, trustedHops = env().TRUSTED_PROXY): stri
   // Fewer entries than trusted proxies: the request did not come through them all.
   return client ? `ip:${client.toLowerCase()}` : "unproxied";
 }
+
+/** What a request has left in its tightest window, for the RateLimit-* response headers. */
+export type RateLimitState = { limit: number; remaining: number; resetSeconds: number };
+
+/** RateLimit-Limit / -Remaining / -Reset (IETF draft, delta seconds) for a state. */
+export function rateLimitHeaders(s: RateLimitState): Record<string, string> {
+  return {
+    "RateLimit-Limit": String(s.limit),
+    "RateLimit-Remaining": String(s.remaining),
+    "RateLimit-Reset": String(s.resetSeconds),
+  };
+}
+
+/**
+ * Counts one request in several windows at once (one atomic multi-row upsert, so one round
+ * trip for a per-key and a per-user limit) and throws 429 `rate_limited`, with Retry-After
+ * and RateLimit-* headers, when any is over its limit. Returns the tightest window's state.
+ */
+export async function countRequest(
+  db: DbOrTx,
+  windows: Window[],
+  now = Date.now(),
+): Promise<RateLimitState> {
+  const rows = await db
+    .insert(rateLimits)
+    .values(
+      windows.map((w) => ({
+        bucket: w.bucket,
+        windowStart: windowStart(w.windowMs, now),
+        count: 1,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: [rateLimits.bucket, rateLimits.windowStart],
+      set: { count: sql`${rateLimits.count} + 1` },
+    })
+    .returning({ bucket: rateLimits.bucket, count: rateLimits.count });
+  let tightest: (RateLimitState & { over: boolean }) | null = null;
+  for (const w of windows) {
+    const count = rows.find((r) => r.bucket === w.bucket)?.count ?? 1;
+    const state = {
+      limit: w.limit,
+      remaining: Math.max(0, w.limit - count),
+      resetSeconds: retryAfterSeconds(w.windowMs, now),
+      over: count > w.limit,
+    };
+    if (
+      !tightest ||
+      (state.over && !tightest.over) ||
+      (state.over === tightest.over && state.remaining < tightest.remaining)
+    )
+      tightest = state;
+  }
+  if (!tightest) throw new Error("countRequest needs at least one window");
+  const { over, ...state } = tightest;
+  if (over) {
+    throw new AppError(
+      "rate_limited",
+      "Too many requests. Slow down and retry after Retry-After seconds.",
+      {
+        headers: { ...rateLimitHeaders(state), "Retry-After": String(state.resetSeconds) },
+        details: { retryAfterSeconds: state.resetSeconds, limit: state.limit },
+      },
+    );
+  }
+  return state;
+}

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
 import { type ProfileType, type User, users } from "@/db/schema";
@@ -109,4 +109,17 @@ export async function revokeSessions(db: DbOrTx, userId: string): Promise<void> 
     .update(users)
     .set({ sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: sql`now()` })
     .where(eq(users.id, userId));
+}
+
+/** The user an identity (issuer, subject) signed in as, or null when it never has. */
+export async function getUserByIdentity(
+  db: DbOrTx,
+  p: { issuer: string; subject: string },
+): Promise<User | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.issuer, p.issuer), eq(users.subject, p.subject)))
+    .limit(1);
+  return row ?? null;
 }

@@ -1,9 +1,15 @@
 import { getDb } from "@/db/client";
-import { getUserById } from "@/db/queries/users";
+import { getUserById, getUserByIdentity } from "@/db/queries/users";
 import type { User } from "@/db/schema";
+import { assertKeyScope, authenticateApiKey, looksLikeApiKey } from "@/lib/auth/api-keys";
+import { type IdentityConfig, identityConfig, verifyIdentityToken } from "@/lib/auth/identity";
 import { assertSameOriginWrite } from "@/lib/auth/same-origin";
 import { bearerToken, readSessionToken, sessionCookieValue } from "@/lib/auth/session";
+import { userForIdentity } from "@/lib/auth/sign-in";
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { countRequest, rateLimitHeaders, type Window } from "@/lib/rate-limit";
+import { addResponseHeaders } from "@/lib/response-headers";
 
 // Resolves the caller of an authed handler: the bearer token first (third parties), else
 // the session cookie (the browser). The user is loaded from the database on every request,
@@ -11,8 +17,26 @@ import { AppError } from "@/lib/errors";
 // from before the user's last sign-out (its session version is behind the user's).
 // This is the one place the cookie is accepted, so it is also where a cookie-authenticated
 // write must prove it comes from this site (lib/auth/same-origin.ts).
+//
+// A bearer is one of three kinds, told apart by shape alone (no kind can look like another):
+//   `mk_…`            an API key (lib/auth/api-keys.ts): scopes and rate limits apply;
+//   five dot-separated segments   a session token (a JWE from POST /api/auth/session);
+//   three dot-separated segments  the identity provider's ID token (a JWS), verified exactly
+//                     as POST /api/auth/session verifies it and mapped to the same user.
+// Anything else is 401 invalid_token.
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const RATE_WINDOW_MS = 60_000;
+
+export type BearerKind = "api_key" | "session" | "identity" | "unknown";
+
+export function bearerKind(token: string): BearerKind {
+  if (looksLikeApiKey(token)) return "api_key";
+  const segments = token.split(".").length;
+  if (segments === 5) return "session";
+  if (segments === 3) return "identity";
+  return "unknown";
+}
 
 async function userFromSessionToken(token: string): Promise<User> {
   const claims = token ? await readSessionToken(token) : null;
@@ -25,11 +49,70 @@ async function userFromSessionToken(token: string): Promise<User> {
   return user;
 }
 
+/** Per-key and per-user request limits (rows in PostgreSQL, shared by every instance). */
+async function countAgainstLimits(req: Request, windows: Window[]): Promise<void> {
+  const state = await countRequest(await getDb(), windows);
+  addResponseHeaders(req, rateLimitHeaders(state));
+}
+
+const userWindow = (userId: string): Window => ({
+  bucket: `user:${userId}`,
+  limit: env().USER_RATE_LIMIT,
+  windowMs: RATE_WINDOW_MS,
+});
+
+async function userFromApiKey(req: Request, token: string): Promise<User> {
+  const { user, key } = await authenticateApiKey(await getDb(), token);
+  assertKeyScope(key, req);
+  await countAgainstLimits(req, [
+    { bucket: `api-key:${key.id}`, limit: env().API_KEY_RATE_LIMIT, windowMs: RATE_WINDOW_MS },
+    userWindow(user.id),
+  ]);
+  return user;
+}
+
+function identityConfigOr401(): IdentityConfig {
+  try {
+    return identityConfig();
+  } catch {
+    throw new AppError("invalid_token", "No identity provider is configured to accept this token.");
+  }
+}
+
+async function userFromIdentityToken(req: Request, token: string): Promise<User> {
+  const config = identityConfigOr401();
+  const identity = await verifyIdentityToken(token, config);
+  const db = await getDb();
+  // The usual case (a known user, unchanged e-mail) is a read; the first use, or a changed
+  // e-mail, goes through the same upsert as POST /api/auth/session.
+  const known = await getUserByIdentity(db, identity);
+  const user =
+    known && known.email === identity.email ? known : await userForIdentity(db, identity, config);
+  await countAgainstLimits(req, [userWindow(user.id)]);
+  return user;
+}
+
+async function userFromBearer(req: Request, token: string): Promise<User> {
+  switch (bearerKind(token)) {
+    case "api_key":
+      return userFromApiKey(req, token);
+    case "session":
+      return userFromSessionToken(token);
+    case "identity":
+      return userFromIdentityToken(req, token);
+    default:
+      throw new AppError(
+        "invalid_token",
+        "The bearer token is not a session token, API key or identity token.",
+      );
+  }
+}
+
 /** The signed-in caller; 401 unauthenticated without credentials, invalid_token when bad. */
 export async function requireUser(req: Request): Promise<User> {
   const bearer = bearerToken(req);
   // A presented bearer token is decisive: a bad one is an error even if a cookie is sent.
-  if (bearer !== undefined) return userFromSessionToken(bearer);
+  if (bearer !== undefined) return userFromBearer(req, bearer);
   const cookie = sessionCookieValue(req);
   if (cookie) {
     assertSameOriginWrite(req);
@@ -39,6 +122,26 @@ export async function requireUser(req: Request): Promise<User> {
     "unauthenticated",
     "Sign in first: send a bearer token or the session cookie.",
   );
+}
+
+/**
+ * The caller signed in with a session (cookie or session bearer token), for what an API key
+ * or a bare identity token must not do: managing API keys. 403 `forbidden` for those.
+ */
+export async function requireSessionUser(req: Request): Promise<User> {
+  const bearer = bearerToken(req);
+  const kind = bearer === undefined ? null : bearerKind(bearer);
+  if (bearer !== undefined && kind !== "session") {
+    // Still check it: a bad credential is a 401, not a 403 (and a good key is not counted).
+    if (kind === "api_key") await authenticateApiKey(await getDb(), bearer);
+    else if (kind === "identity") await verifyIdentityToken(bearer, identityConfigOr401());
+    else await userFromBearer(req, bearer);
+    throw new AppError(
+      "forbidden",
+      "API keys are managed with a signed-in session, not with an API key or identity token.",
+    );
+  }
+  return requireUser(req);
 }
 
 /**

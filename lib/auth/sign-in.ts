@@ -5,6 +5,7 @@ import {
   type IdentityConfig,
   identityConfig,
   isDevProvider,
+  type VerifiedIdentity,
   verifyIdentityToken,
 } from "@/lib/auth/identity";
 import { createSessionToken, type SessionToken } from "@/lib/auth/session";
@@ -26,11 +27,26 @@ export async function signIn(
   config: IdentityConfig = identityConfig(),
 ): Promise<SignInResult> {
   const identity = await verifyIdentityToken(p.idToken, config);
+  const user = await userForIdentity(db, identity, config, p.profileType);
+  return { user, session: await createSessionToken(user.id, user.sessionVersion) };
+}
+
+/**
+ * The user a verified identity is (created on first sight, as `profileType`), with a wallet
+ * the token delivers linked as described above. Shared by sign-in and by identity tokens
+ * presented directly as the bearer (lib/auth/caller.ts), so both map to the same user.
+ */
+export async function userForIdentity(
+  db: DbOrTx,
+  identity: VerifiedIdentity,
+  config: IdentityConfig,
+  profileType: ProfileType = "creator",
+): Promise<User> {
   let user = await upsertUserByIdentity(db, {
     issuer: identity.issuer,
     subject: identity.subject,
     email: identity.email,
-    profileType: p.profileType ?? "creator",
+    profileType,
   });
   const trustsWalletClaim = !isDevProvider(config);
   if (trustsWalletClaim && identity.walletAddress && !user.walletAddress) {
@@ -38,5 +54,5 @@ export async function signIn(
       (await linkIdentityWallet(db, { userId: user.id, walletAddress: identity.walletAddress })) ??
       user;
   }
-  return { user, session: await createSessionToken(user.id, user.sessionVersion) };
+  return user;
 }

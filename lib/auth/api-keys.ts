@@ -1,0 +1,197 @@
+import { createHash, randomInt } from "node:crypto";
+import { z } from "zod";
+import type { DbOrTx } from "@/db/client";
+import {
+  type ApiKeyRow,
+  findApiKeyByHash,
+  insertApiKey,
+  listApiKeys,
+  renameApiKey,
+  revokeApiKey,
+  touchApiKey,
+} from "@/db/queries/api-keys";
+import { type ApiKey, type ApiKeyScope, apiKeyScopes, type User } from "@/db/schema";
+import { AppError, notFound } from "@/lib/errors";
+import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@/lib/pagination";
+
+// API keys for third parties: `mk_` + 40 base62 characters (~238 random bits), shown once
+// at creation. Only its SHA-256 is stored — a fast hash is right here: the key is random and
+// long, so there is nothing to brute-force, and it is checked on every request. A key acts
+// as its owner within its scopes (read, write, settle; see requiredScope).
+
+export const API_KEY_PREFIX = "mk_";
+const BODY_LENGTH = 40;
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+/** How much of a key lists show: the prefix and 8 characters of the random part. */
+const VISIBLE_LENGTH = API_KEY_PREFIX.length + 8;
+/** last_used_at is written at most this often per key (a write per request would cost more). */
+export const LAST_USED_RESOLUTION_SECONDS = 60;
+
+export const apiKeyPattern = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH}}$`);
+
+/** True for a bearer that claims to be an API key (by its prefix; its format is checked later). */
+export const looksLikeApiKey = (token: string) => token.startsWith(API_KEY_PREFIX);
+
+export function generateApiKey(): string {
+  let body = "";
+  for (let i = 0; i < BODY_LENGTH; i++) body += BASE62[randomInt(BASE62.length)];
+  return `${API_KEY_PREFIX}${body}`;
+}
+
+export const hashApiKey = (key: string) => createHash("sha256").update(key).digest("hex");
+
+// ── Schemas ───────────────────────────────────────────────────────────────────────────
+
+export const apiKeyScopeSchema = z.enum(apiKeyScopes);
+
+export const createApiKeyBody = z.object({
+  name: z.string().trim().min(1).max(100),
+  scopes: z
+    .array(apiKeyScopeSchema)
+    .min(1)
+    .max(apiKeyScopes.length)
+    .refine((s) => new Set(s).size === s.length, "must not repeat a scope"),
+  /** When the key stops working (ISO 8601, in the future); omit for a key without expiry. */
+  expiresAt: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .refine((v) => v === undefined || Date.parse(v) > Date.now(), "must be in the future"),
+});
+export type CreateApiKeyBody = z.infer<typeof createApiKeyBody>;
+
+export const renameApiKeyBody = z.object({ name: z.string().trim().min(1).max(100) });
+
+export const apiKeyParams = z.object({ id: z.uuid() });
+
+// ── JSON ──────────────────────────────────────────────────────────────────────────────
+
+export type ApiKeyJson = {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: ApiKeyScope[];
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  createdAt: string;
+};
+
+export function toApiKeyJson(key: ApiKey): ApiKeyJson {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    scopes: key.scopes,
+    expiresAt: key.expiresAt?.toISOString() ?? null,
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+    createdAt: key.createdAt.toISOString(),
+  };
+}
+
+// ── Management (the owner, signed in with a session) ──────────────────────────────────
+
+/** Creates a key; the secret is in the result only, never stored or shown again. */
+export async function createApiKey(
+  db: DbOrTx,
+  p: { userId: string } & CreateApiKeyBody,
+): Promise<{ key: string; apiKey: ApiKeyJson }> {
+  const key = generateApiKey();
+  const row = await insertApiKey(db, {
+    userId: p.userId,
+    name: p.name,
+    prefix: key.slice(0, VISIBLE_LENGTH),
+    hash: hashApiKey(key),
+    scopes: apiKeyScopes.filter((s) => p.scopes.includes(s)),
+    expiresAt: p.expiresAt ? new Date(p.expiresAt) : null,
+  });
+  return { key, apiKey: toApiKeyJson(row) };
+}
+
+const cursorPosition = z.object({ createdAt: z.string().max(40), id: z.uuid() });
+
+export async function listApiKeysPage(
+  db: DbOrTx,
+  p: { userId: string; page: PageQuery },
+): Promise<Page<ApiKeyJson>> {
+  const list = `api-keys:${p.userId}`;
+  const after = p.page.cursor ? decodeCursor(list, p.page.cursor, cursorPosition) : undefined;
+  const rows = await listApiKeys(db, { userId: p.userId, limit: p.page.limit + 1, after });
+  return toPage(rows, p.page.limit, toApiKeyJson, (r: ApiKeyRow) =>
+    encodeCursor(list, { createdAt: r.createdAtText, id: r.id }),
+  );
+}
+
+/** Revokes one of the user's keys (idempotent); 404 when it is not theirs. */
+export async function revokeUserApiKey(
+  db: DbOrTx,
+  p: { userId: string; id: string },
+): Promise<ApiKeyJson> {
+  const row = await revokeApiKey(db, p);
+  if (!row) throw notFound("API key");
+  return toApiKeyJson(row);
+}
+
+export async function renameUserApiKey(
+  db: DbOrTx,
+  p: { userId: string; id: string; name: string },
+): Promise<ApiKeyJson> {
+  const row = await renameApiKey(db, p);
+  if (!row) throw notFound("API key");
+  return toApiKeyJson(row);
+}
+
+// ── Use (a request authenticated by a key) ────────────────────────────────────────────
+
+/**
+ * The key's owner and the key, or 401 invalid_token when the key is malformed, unknown,
+ * revoked or expired (one message for all, so a caller learns nothing about which).
+ */
+export async function authenticateApiKey(
+  db: DbOrTx,
+  token: string,
+  now = new Date(),
+): Promise<{ user: User; key: ApiKey }> {
+  const invalid = () =>
+    new AppError("invalid_token", "The API key is invalid, revoked or expired.");
+  if (!apiKeyPattern.test(token)) throw invalid();
+  const found = await findApiKeyByHash(db, hashApiKey(token));
+  if (!found) throw invalid();
+  const { key } = found;
+  if (key.revokedAt || (key.expiresAt && key.expiresAt <= now)) throw invalid();
+  const stale =
+    !key.lastUsedAt ||
+    now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_SECONDS * 1000;
+  if (stale) await touchApiKey(db, { id: key.id, everySeconds: LAST_USED_RESOLUTION_SECONDS });
+  return found;
+}
+
+/**
+ * Endpoints that move money or decide where it goes: settle, a brand's decision, a
+ * creator-triggered settlement, refunds and cancels of funded deals. Everything else that
+ * is not a read is `write`.
+ */
+const SETTLE_PATHS = [
+  /^\/api\/settle\/?$/,
+  /^\/api\/milestones\/[^/]+\/(decision|settle|release)\/?$/,
+  /^\/api\/deals\/[^/]+\/(refund|cancel|release)\/?$/,
+];
+
+/** The scope a request needs, decided from its method and path alone (one central rule). */
+export function requiredScope(req: Request): ApiKeyScope {
+  const method = req.method.toUpperCase();
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return "read";
+  const { pathname } = new URL(req.url);
+  return SETTLE_PATHS.some((p) => p.test(pathname)) ? "settle" : "write";
+}
+
+/** 403 insufficient_scope unless the key carries the scope this request needs. */
+export function assertKeyScope(key: ApiKey, req: Request): void {
+  const needed = requiredScope(req);
+  if (key.scopes.includes(needed)) return;
+  throw new AppError(
+    "insufficient_scope",
+    `This API key lacks the "${needed}" scope this request needs (it has: ${key.scopes.join(", ")}).`,
+    { details: { required: needed, granted: key.scopes } },
+  );
+}
