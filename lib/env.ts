@@ -73,6 +73,18 @@ const schema = z.object({
   AI_API_KEY: optional,
   AI_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
 
+  /** How long one webhook delivery may take (connect, send, answer) before it counts as failed. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * How notification e-mails leave: `outbox` (default) keeps them in the database only,
+   * shown at /dev/outbox locally; `http` posts them to a provider's HTTP API (MAIL_HTTP_URL).
+   */
+  MAIL_TRANSPORT: z.enum(["outbox", "http"]).default("outbox"),
+  /** The provider's send endpoint: POST JSON { from, to, subject, text } with a bearer key. */
+  MAIL_HTTP_URL: optionalUrl,
+  MAIL_HTTP_API_KEY: optional,
+  MAIL_FROM: z.string().min(3).default("Milestone <notifications@milestone.invalid>"),
+
   RELAY_PROVIDER: z.enum(["local", "gelato"]).optional(),
   RELAY_API_URL: optionalUrl,
   RELAY_API_KEY: optional,
@@ -180,6 +192,8 @@ export function devIdpEnabled(e: Env = env()): boolean {
 export function productionProblems(e: Env = env()): string[] {
   if (!isProduction(e)) return [];
   const problems: string[] = [];
+  if (e.MAIL_TRANSPORT === "http" && !e.MAIL_HTTP_URL)
+    problems.push("MAIL_HTTP_URL is required when MAIL_TRANSPORT=http");
   // The embedded setup (PGlite + local chain) keeps a generated secret under DATA_DIR.
   if (!e.AUTH_SECRET && !isEmbedded(e))
     problems.push("AUTH_SECRET is required in production (32+ characters)");

@@ -13,6 +13,7 @@ import {
   syncFunding,
   syncRefunds,
 } from "@/lib/escrow/deals";
+import { drainOutbox, type OutboxReport } from "@/lib/events/outbox";
 import { log } from "@/lib/log";
 import { advanceSettlement } from "@/lib/settle/advance";
 import { recordSettlementReputation } from "@/lib/settle/reputation";
@@ -28,6 +29,8 @@ export type ReconcileReport = {
   reputations: number;
   escrow: { funded: number; assigned: number; closed: number; failed: number };
   transactions: { confirmed: number; failed: number; stillPending: number };
+  /** Webhook deliveries and e-mails sent (lib/events/outbox.ts); full runs only. */
+  outbox?: OutboxReport;
 };
 
 /**
@@ -130,6 +133,7 @@ export async function reconcile(
       log.warn("reconcile: transaction not finished", { id: t.id, purpose: t.purpose, err });
     }
   }
+  report.outbox = await drainOutbox(db);
   return report;
 }
 

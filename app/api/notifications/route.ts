@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { getDb } from "@/db/client";
+import { requireUser } from "@/lib/auth/caller";
+import { methodNotAllowed, route } from "@/lib/http";
+import { listNotifications } from "@/lib/notify/inbox";
+import { pageQuery } from "@/lib/pagination";
+
+const query = pageQuery.extend({
+  unread: z
+    .enum(["true", "false", "1", "0"])
+    .optional()
+    .transform((v) => v === "true" || v === "1"),
+});
+
+// GET /api/notifications – the caller's inbox, newest first (cursor-paginated), and the unread count
+export const GET = route({ auth: requireUser, query }, async ({ user, query }) => {
+  const page = await listNotifications(await getDb(), user, query);
+  return Response.json({
+    notifications: page.items,
+    nextCursor: page.nextCursor,
+    unreadCount: page.unreadCount,
+  });
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["GET"]);

@@ -1,0 +1,143 @@
+import type { DealEventType } from "@/db/schema";
+
+// Human-readable text for an activity-log event: the one place the inbox, e-mails (subject
+// and body) and anything else that tells a person what happened get their words from.
+// Pure: everything it needs is in the context (loaded with the event, see
+// db/queries/notifications.ts). Names are display names, never e-mail addresses.
+
+export type EventActor = "brand" | "creator" | "service";
+
+export type EventContext = {
+  type: DealEventType;
+  data: Record<string, unknown>;
+  dealTitle: string;
+  milestoneTitle: string | null;
+  actor: EventActor;
+  /** Display names; null when the user has none (then "The brand" / "The creator"). */
+  brandName: string | null;
+  creatorName: string | null;
+};
+
+export type EventText = {
+  /** One line, e.g. "Acme approved milestone 'Launch post' at 80 %". */
+  title: string;
+  /** A second line with details, or null. */
+  detail: string | null;
+};
+
+const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/** 0.8 → "80 %" (the score fields are fractions of 1). */
+export function percent(score: unknown): string | null {
+  const n = num(score);
+  return n === null ? null : `${Math.round(n * 1000) / 10} %`;
+}
+
+/** "12.5" → "12.5 USDC" (amounts in event data are decimal strings). */
+const usdc = (v: unknown): string | null => {
+  const s = str(v) ?? (num(v) !== null ? String(v) : null);
+  return s === null ? null : `${s} USDC`;
+};
+
+export function describeEvent(c: EventContext): EventText {
+  const brand = c.brandName ?? "The brand";
+  const creator = c.creatorName ?? "The creator";
+  const who = c.actor === "brand" ? brand : c.actor === "creator" ? creator : "Milestone";
+  const deal = `'${c.dealTitle}'`;
+  const m = c.milestoneTitle ? `milestone '${c.milestoneTitle}'` : `a milestone of ${deal}`;
+  const M = c.milestoneTitle ? `Milestone '${c.milestoneTitle}'` : `A milestone of ${deal}`;
+  const d = c.data;
+  const score = percent(d.score);
+  const reason = str(d.reason);
+  switch (c.type) {
+    case "created":
+      return { title: `${brand} created the deal ${deal}`, detail: null };
+    case "funded":
+      return {
+        title: `${deal} is funded`,
+        detail: usdc(d.amount) ? `${usdc(d.amount)} locked in the escrow.` : null,
+      };
+    case "taken":
+      return { title: `${creator} took the deal ${deal}`, detail: null };
+    case "submitted": {
+      const rev = num(d.revision);
+      return {
+        title: `${creator} submitted ${m}${rev && rev > 1 ? ` (revision ${rev})` : ""}`,
+        detail: str(d.url),
+      };
+    }
+    case "verified":
+      return {
+        title:
+          d.approved === true
+            ? `The AI check approved ${m}${score ? ` at ${score}` : ""}`
+            : `The AI check did not approve ${m}${score ? ` (score ${score})` : ""}`,
+        detail: missingText(d.missing),
+      };
+    case "rejected":
+      return {
+        title: `${M} was rejected${score ? ` (score ${score})` : ""}`,
+        detail: missingText(d.missing),
+      };
+    case "approved":
+      return {
+        title: `${who === "Milestone" ? brand : who} approved ${m}${score ? ` at ${score}` : ""}`,
+        detail: usdc(d.payout)
+          ? `${usdc(d.payout)} to the creator${usdc(d.refund) && d.refund !== "0" ? `, ${usdc(d.refund)} back to the brand` : ""}.`
+          : null,
+      };
+    case "paid":
+      return {
+        title: `${M} was paid${usdc(d.amount) ? `: ${usdc(d.amount)} to the creator` : ""}`,
+        detail: str(d.txHash) ? `Transaction ${str(d.txHash)}` : null,
+      };
+    case "refunded":
+      return {
+        title: `${M} was refunded${usdc(d.amount) ? `: ${usdc(d.amount)} back to the brand` : ""}`,
+        detail: null,
+      };
+    case "cancelled":
+      return { title: `The deal ${deal} was cancelled`, detail: null };
+    case "expired":
+      return {
+        title: `The deal ${deal} expired`,
+        detail: "Unreleased milestones went back to the brand.",
+      };
+    case "completed":
+      return { title: `The deal ${deal} is complete`, detail: "Every milestone has been settled." };
+    case "appealed":
+      return { title: `${creator} appealed the rejection of ${m}`, detail: reason };
+    case "decided": {
+      const upheld = d.outcome === "upheld" || d.decision === "uphold" || d.approved === false;
+      return {
+        title: upheld
+          ? `${brand} upheld the rejection of ${m}`
+          : `${brand} approved ${m}${score ? ` at ${score}` : ""}`,
+        detail: reason,
+      };
+    }
+    case "overdue":
+      return { title: `${M} is past its due date`, detail: null };
+    case "review_window_elapsed":
+      return {
+        title: `The review window for ${m} has passed`,
+        detail: "The creator may now settle it without waiting for the brand.",
+      };
+    default:
+      return { title: `${deal}: ${String(c.type).replaceAll("_", " ")}`, detail: null };
+  }
+}
+
+function missingText(missing: unknown): string | null {
+  if (!Array.isArray(missing) || missing.length === 0) return null;
+  return `Missing: ${missing.map(String).join(", ")}`;
+}
+
+/** The e-mail for an event: subject = the title; body = title, detail and a link. */
+export function emailFor(c: EventContext, link: string): { subject: string; text: string } {
+  const { title, detail } = describeEvent(c);
+  const lines = [title, ...(detail ? ["", detail] : []), "", `See the deal: ${link}`];
+  lines.push("", "You receive this because you are a party to this deal on Milestone.");
+  return { subject: title, text: lines.join("\n") };
+}

@@ -1,0 +1,246 @@
+import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import {
+  countEndpoints,
+  failPending,
+  findDelivery,
+  findEndpoint,
+  listDeliveryRows,
+  listEndpointRows,
+  requeueDelivery,
+} from "@/db/queries/webhooks";
+import {
+  type DealEventType,
+  dealEventTypes,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  webhookEndpoints,
+} from "@/db/schema";
+import { AppError, notFound } from "@/lib/errors";
+import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@/lib/pagination";
+import { newWebhookSecret } from "@/lib/webhooks/signature";
+import { assertWebhookUrl } from "@/lib/webhooks/url";
+
+// A user's webhook endpoints: register (the secret is shown once), list, change, delete,
+// rotate the secret; each endpoint's delivery log and resend. Every lookup is by owner and id.
+
+export const MAX_ENDPOINTS_PER_USER = 20;
+
+const eventTypesField = z
+  .array(z.enum(dealEventTypes))
+  .max(dealEventTypes.length)
+  .describe("Event types to deliver; empty or omitted = all");
+
+export const createEndpointBody = z
+  .object({
+    url: z.string().max(2048).describe("https URL that receives POSTed events"),
+    eventTypes: eventTypesField.optional(),
+  })
+  .strict();
+
+export const updateEndpointBody = z
+  .object({
+    url: z.string().max(2048).optional(),
+    eventTypes: eventTypesField.optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, "Send at least one of url, eventTypes, enabled.");
+
+export type WebhookEndpointJson = {
+  id: string;
+  url: string;
+  eventTypes: DealEventType[];
+  enabled: boolean;
+  /** Why the service disabled it (persistent failure); null when enabled or disabled by you. */
+  disabledReason: string | null;
+  disabledAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type WebhookDeliveryJson = {
+  id: string;
+  eventId: string;
+  eventType: DealEventType;
+  status: WebhookDelivery["status"];
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+};
+
+const endpointJson = (w: WebhookEndpoint): WebhookEndpointJson => ({
+  id: w.id,
+  url: w.url,
+  eventTypes: w.eventTypes as DealEventType[],
+  enabled: w.enabled,
+  disabledReason: w.disabledReason,
+  disabledAt: w.disabledAt?.toISOString() ?? null,
+  createdAt: w.createdAt.toISOString(),
+  updatedAt: w.updatedAt.toISOString(),
+});
+
+const deliveryJson = (d: WebhookDelivery, eventType: DealEventType): WebhookDeliveryJson => ({
+  id: d.id,
+  eventId: d.eventId,
+  eventType,
+  status: d.status,
+  attempts: d.attempts,
+  lastStatusCode: d.lastStatusCode,
+  lastError: d.lastError,
+  nextAttemptAt: d.status === "pending" ? d.nextAttemptAt.toISOString() : null,
+  deliveredAt: d.deliveredAt?.toISOString() ?? null,
+  createdAt: d.createdAt.toISOString(),
+});
+
+type Caller = { id: string };
+const position = z.tuple([z.string().regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/), z.uuid()]);
+
+async function ownEndpoint(db: Db, caller: Caller, id: string): Promise<WebhookEndpoint> {
+  const row = await findEndpoint(db, caller.id, id);
+  if (!row) throw notFound("Webhook endpoint");
+  return row;
+}
+
+/** POST /api/webhooks: the secret is in this answer only. */
+export async function createEndpoint(
+  db: Db,
+  caller: Caller,
+  body: z.infer<typeof createEndpointBody>,
+): Promise<{ endpoint: WebhookEndpointJson; secret: string }> {
+  const url = await assertWebhookUrl(body.url);
+  if ((await countEndpoints(db, caller.id)) >= MAX_ENDPOINTS_PER_USER)
+    throw new AppError(
+      "conflict",
+      `You already have ${MAX_ENDPOINTS_PER_USER} webhook endpoints; delete one first.`,
+    );
+  const secret = newWebhookSecret();
+  const [row] = await db
+    .insert(webhookEndpoints)
+    .values({ userId: caller.id, url, eventTypes: [...new Set(body.eventTypes ?? [])], secret })
+    .returning();
+  if (!row) throw new Error("insert returned no endpoint");
+  return { endpoint: endpointJson(row), secret };
+}
+
+export async function listEndpoints(
+  db: Db,
+  caller: Caller,
+  page: PageQuery,
+): Promise<Page<WebhookEndpointJson>> {
+  const p = page.cursor ? decodeCursor("webhooks", page.cursor, position) : undefined;
+  const rows = await listEndpointRows(db, caller.id, {
+    limit: page.limit + 1,
+    before: p ? { at: p[0], id: p[1] } : undefined,
+  });
+  return toPage(
+    rows,
+    page.limit,
+    (r) => endpointJson(r.endpoint),
+    (r) => encodeCursor("webhooks", [r.position, r.endpoint.id]),
+  );
+}
+
+export async function getEndpoint(db: Db, caller: Caller, id: string) {
+  return endpointJson(await ownEndpoint(db, caller, id));
+}
+
+/**
+ * PATCH /api/webhooks/:id. Enabling clears the service's disabled notice; disabling fails
+ * whatever was still pending (resend brings any of it back).
+ */
+export async function updateEndpoint(
+  db: Db,
+  caller: Caller,
+  id: string,
+  body: z.infer<typeof updateEndpointBody>,
+): Promise<WebhookEndpointJson> {
+  await ownEndpoint(db, caller, id);
+  const url = body.url !== undefined ? await assertWebhookUrl(body.url) : undefined;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(webhookEndpoints)
+      .set({
+        ...(url !== undefined ? { url } : {}),
+        ...(body.eventTypes !== undefined ? { eventTypes: [...new Set(body.eventTypes)] } : {}),
+        ...(body.enabled === true ? { enabled: true, disabledReason: null, disabledAt: null } : {}),
+        ...(body.enabled === false ? { enabled: false, disabledAt: sql`now()` } : {}),
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, caller.id)))
+      .returning();
+    if (!row) throw notFound("Webhook endpoint");
+    if (body.enabled === false) await failPending(tx, id, "endpoint disabled");
+    return endpointJson(row);
+  });
+}
+
+export async function deleteEndpoint(db: Db, caller: Caller, id: string): Promise<void> {
+  const gone = await db
+    .delete(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, caller.id)))
+    .returning({ id: webhookEndpoints.id });
+  if (gone.length === 0) throw notFound("Webhook endpoint");
+}
+
+/** POST /api/webhooks/:id/rotate-secret: the old secret stops signing at once. */
+export async function rotateSecret(
+  db: Db,
+  caller: Caller,
+  id: string,
+): Promise<{ endpoint: WebhookEndpointJson; secret: string }> {
+  const secret = newWebhookSecret();
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({ secret, updatedAt: sql`now()` })
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, caller.id)))
+    .returning();
+  if (!row) throw notFound("Webhook endpoint");
+  return { endpoint: endpointJson(row), secret };
+}
+
+/** GET /api/webhooks/:id/deliveries: newest first, with status codes and errors. */
+export async function listDeliveries(
+  db: Db,
+  caller: Caller,
+  endpointId: string,
+  page: PageQuery,
+): Promise<Page<WebhookDeliveryJson>> {
+  await ownEndpoint(db, caller, endpointId);
+  const list = `deliveries:${endpointId}`;
+  const p = page.cursor ? decodeCursor(list, page.cursor, position) : undefined;
+  const rows = await listDeliveryRows(db, endpointId, {
+    limit: page.limit + 1,
+    before: p ? { at: p[0], id: p[1] } : undefined,
+  });
+  return toPage(
+    rows,
+    page.limit,
+    (r) => deliveryJson(r.delivery, r.eventType),
+    (r) => encodeCursor(list, [r.position, r.delivery.id]),
+  );
+}
+
+/**
+ * POST /api/webhooks/:id/deliveries/:deliveryId/resend: queued again, due now, with a fresh
+ * retry budget — also one already delivered (the receiver de-duplicates on the event id).
+ */
+export async function resendDelivery(
+  db: Db,
+  caller: Caller,
+  endpointId: string,
+  deliveryId: string,
+): Promise<WebhookDeliveryJson> {
+  const endpoint = await ownEndpoint(db, caller, endpointId);
+  if (!endpoint.enabled)
+    throw new AppError("invalid_state", "This endpoint is disabled; enable it before resending.");
+  const found = await findDelivery(db, endpointId, deliveryId);
+  if (!found) throw notFound("Delivery");
+  const row = await requeueDelivery(db, endpointId, deliveryId);
+  if (!row) throw new AppError("invalid_state", "This delivery is being sent right now.");
+  return deliveryJson(row, found.eventType);
+}
