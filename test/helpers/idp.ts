@@ -1,7 +1,14 @@
-import { randomUUID } from "node:crypto";
+import { createPublicKey, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type CryptoKey, exportJWK, generateKeyPair, type JSONWebKeySet, SignJWT } from "jose";
+import {
+  type CryptoKey,
+  exportJWK,
+  exportSPKI,
+  generateKeyPair,
+  type JSONWebKeySet,
+  SignJWT,
+} from "jose";
 
 // A stand-in external identity provider for tests: RS256, ES256 and EdDSA keys published as
 // a JWKS over real HTTP on 127.0.0.1 (port 0), and a builder for good and bad ID tokens.
@@ -110,4 +117,108 @@ export function withPayload(token: string, change: (p: Record<string, unknown>) 
   >;
   change(decoded);
   return `${header}.${b64(decoded)}.${signature}`;
+}
+
+/**
+ * The bad-token set: [case, token maker, the jose error code behind the rejection (null: our
+ * own claim checks)]. Every one must be a 401 wherever an identity token is accepted
+ * (POST /api/auth/session, and as the bearer).
+ */
+export function forgedIdTokens(
+  idp: () => TestIdp,
+): Array<[string, () => Promise<string>, string | null]> {
+  async function hs256(secret: Uint8Array) {
+    return new SignJWT({ email: "attacker@example.test" })
+      .setProtectedHeader({ alg: "HS256", kid: idp().keys.RS256.kid })
+      .setIssuer(idp().issuer)
+      .setAudience(idp().audience)
+      .setSubject("attacker")
+      .setIssuedAt()
+      .setExpirationTime("5m")
+      .sign(secret);
+  }
+  return [
+    [
+      "alg none",
+      async () =>
+        unsignedToken(
+          {
+            sub: "x",
+            email: "a@b.c",
+            iss: idp().issuer,
+            aud: idp().audience,
+            exp: nowSeconds() + 300,
+          },
+          { kid: idp().keys.RS256.kid },
+        ),
+      "ERR_JOSE_ALG_NOT_ALLOWED",
+    ],
+    [
+      "a token signed by another key with the same kid",
+      async () =>
+        idp().token({
+          key: (await generateKeyPair("RS256")).privateKey,
+          kid: idp().keys.RS256.kid,
+        }),
+      "ERR_JWS_SIGNATURE_VERIFICATION_FAILED",
+    ],
+    [
+      "HS256 signed with the provider's public key (PEM) as the HMAC secret",
+      async () => hs256(new TextEncoder().encode(await exportSPKI(idp().keys.RS256.publicKey))),
+      "ERR_JOSE_ALG_NOT_ALLOWED",
+    ],
+    [
+      "HS256 signed with the provider's public key (DER) as the HMAC secret",
+      async () =>
+        hs256(
+          createPublicKey(await exportSPKI(idp().keys.RS256.publicKey)).export({
+            type: "spki",
+            format: "der",
+          }),
+        ),
+      "ERR_JOSE_ALG_NOT_ALLOWED",
+    ],
+    ["an expired token", () => idp().token({ exp: nowSeconds() - 3600 }), "ERR_JWT_EXPIRED"],
+    [
+      "a not-yet-valid token (nbf in the future)",
+      () => idp().token({ nbf: nowSeconds() + 3600 }),
+      "ERR_JWT_CLAIM_VALIDATION_FAILED",
+    ],
+    [
+      "a token not valid for another minute (nbf beyond the 30 s clock tolerance)",
+      () => idp().token({ nbf: nowSeconds() + 60 }),
+      "ERR_JWT_CLAIM_VALIDATION_FAILED",
+    ],
+    [
+      "a token issued a minute in the future (iat beyond the 30 s clock tolerance)",
+      () => idp().token({ iat: nowSeconds() + 60 }),
+      null,
+    ],
+    [
+      "a wrong issuer",
+      () => idp().token({ iss: "https://evil.example.test/" }),
+      "ERR_JWT_CLAIM_VALIDATION_FAILED",
+    ],
+    [
+      "a wrong audience",
+      () => idp().token({ aud: "someone-else" }),
+      "ERR_JWT_CLAIM_VALIDATION_FAILED",
+    ],
+    ["a token without exp", () => idp().token({ exp: null }), "ERR_JWT_CLAIM_VALIDATION_FAILED"],
+    [
+      "a tampered payload",
+      async () => withPayload(await idp().token(), (p) => Object.assign(p, { sub: "admin" })),
+      "ERR_JWS_SIGNATURE_VERIFICATION_FAILED",
+    ],
+    [
+      "a kid the provider does not publish",
+      () => idp().token({ kid: "unknown-kid" }),
+      "ERR_JWKS_NO_MATCHING_KEY",
+    ],
+    ["garbage", async () => "garbage", "ERR_JWS_INVALID"],
+    ["three garbage segments", async () => "a.b.c", "ERR_JWS_INVALID"],
+    ["a JWE-shaped string", async () => "a.b.c.d.e", "ERR_JWS_INVALID"],
+    ["a token without an e-mail", () => idp().token({ email: null }), null],
+    ["an unverified e-mail", () => idp().token({ claims: { email_verified: false } }), null],
+  ];
 }
