@@ -1,9 +1,17 @@
+import { NextResponse } from "next/server";
+import { corsOrigins } from "@/lib/env";
 import { AppError, errorResponse } from "@/lib/errors";
 
-// Next decodes dynamic path segments itself, before any handler runs, and answers a
-// malformed percent-encoding (e.g. /api/deals/%E0%A4%A) with a bare 500. This proxy runs
-// first, only for paths that contain "%", and turns those into a 400: the contract's
-// envelope under /api, a plain 400 elsewhere. It is not an auth layer (handlers do that).
+// Runs before the routes, for two things only. It is not an auth layer (handlers do that).
+//
+// 1. Next decodes dynamic path segments itself, before any handler runs, and answers a
+//    malformed percent-encoding (e.g. /api/deals/%E0%A4%A) with a bare 500. Those become a
+//    400: the contract's envelope under /api, a plain 400 elsewhere.
+// 2. CORS for /api: pages on an origin listed in CORS_ORIGINS may call the API from the
+//    browser, with credentials; no other origin is ever answered with CORS headers (never
+//    `*`). A preflight from an unlisted origin is refused. CORS only lets such a page read
+//    responses: a write authenticated by the session cookie must still come from this
+//    site's own pages (lib/auth/same-origin.ts), so listed origins write with a bearer.
 
 /** True when every percent-escape in the path decodes (as UTF-8). */
 export function decodablePath(pathname: string): boolean {
@@ -15,15 +23,74 @@ export function decodablePath(pathname: string): boolean {
   }
 }
 
+const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
+
+export const CORS_ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE";
+export const CORS_ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key";
+/** Response headers a cross-origin page may read besides the CORS-safelisted ones. */
+export const CORS_EXPOSED_HEADERS =
+  "Allow, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset";
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
+
+/** The request's Origin when CORS_ORIGINS lists it, else null. */
+export function allowedOrigin(req: Request): string | null {
+  const origin = req.headers.get("origin");
+  if (!origin || origin === "null") return null;
+  return corsOrigins().includes(origin.toLowerCase()) ? origin : null;
+}
+
+function corsHeaders(origin: string): Record<string, string> {
+  return {
+    "Access-Control-Allow-Origin": origin,
+    "Access-Control-Allow-Credentials": "true",
+    "Access-Control-Expose-Headers": CORS_EXPOSED_HEADERS,
+    Vary: "Origin",
+  };
+}
+
+function cors(req: Request): Response | undefined {
+  const origin = req.headers.get("origin");
+  if (!origin) return undefined; // not a cross-origin browser request: nothing to add
+  const allowed = allowedOrigin(req);
+  const preflight = req.method === "OPTIONS" && req.headers.has("access-control-request-method");
+  if (preflight) {
+    if (!allowed)
+      return errorResponse(
+        new AppError("forbidden", "This origin may not call the API from a browser.", {
+          headers: { Vary: "Origin" },
+        }),
+      );
+    return new Response(null, {
+      status: 204,
+      headers: {
+        ...corsHeaders(allowed),
+        "Access-Control-Allow-Methods": CORS_ALLOWED_METHODS,
+        "Access-Control-Allow-Headers": CORS_ALLOWED_HEADERS,
+        "Access-Control-Max-Age": String(PREFLIGHT_MAX_AGE_SECONDS),
+      },
+    });
+  }
+  // The response of a listed origin's request carries the CORS headers; others get none,
+  // so their page cannot read it. Vary either way: the answer depends on Origin.
+  const res = NextResponse.next();
+  const headers = allowed ? corsHeaders(allowed) : { Vary: "Origin" };
+  for (const [name, value] of Object.entries(headers)) res.headers.set(name, value);
+  return res;
+}
+
 export function proxy(req: Request): Response | undefined {
   const { pathname } = new URL(req.url);
-  if (decodablePath(pathname)) return undefined; // carry on
-  if (pathname === "/api" || pathname.startsWith("/api/"))
-    return errorResponse(
+  if (decodablePath(pathname)) return isApiPath(pathname) ? cors(req) : undefined;
+  if (isApiPath(pathname)) {
+    const res = errorResponse(
       new AppError("invalid_request", "The request path is invalid: bad percent-encoding.", {
         details: [{ path: [], message: "malformed percent-encoding", code: "bad_encoding" }],
       }),
     );
+    const origin = allowedOrigin(req);
+    if (origin) for (const [k, v] of Object.entries(corsHeaders(origin))) res.headers.set(k, v);
+    return res;
+  }
   return new Response("Bad request: the address has malformed percent-encoding.", {
     status: 400,
     headers: { "content-type": "text/plain; charset=utf-8" },
@@ -31,6 +98,6 @@ export function proxy(req: Request): Response | undefined {
 }
 
 export const config = {
-  // Only paths with a percent sign; everything else never reaches the proxy.
-  matcher: "/(.*%.*)",
+  // The API (CORS) and any path with a percent sign; pages and assets never reach it.
+  matcher: ["/api/:path*", "/(.*%.*)"],
 };
