@@ -15,6 +15,7 @@ import { AppError, notFound } from "@/lib/errors";
 import { assignCreatorOnChain } from "@/lib/escrow/deals";
 import { recordEvent } from "@/lib/events/events";
 import { scoreToBps } from "@/lib/money";
+import { type DealDetailJson, withReviews } from "@/lib/settle/review";
 
 // Deals: a brand creates one with milestones; a creator takes an open one. Access follows
 // ownership (brand or creator of the deal); the active role only gates what one may start.
@@ -61,6 +62,8 @@ function dealDeadline(input: CreateDealInput, now = Date.now()): Date {
   if (deadline.getTime() <= now + 60 * 60 * 1000)
     throw badDeadline(["deadline"], "must be at least an hour from now");
   input.milestones.forEach((m, i) => {
+    if (m.dueAt && Date.parse(m.dueAt) <= now)
+      throw badDeadline(["milestones", String(i), "dueAt"], "must be in the future");
     if (m.dueAt && new Date(m.dueAt).getTime() > deadline.getTime())
       throw badDeadline(
         ["milestones", String(i), "dueAt"],
@@ -93,6 +96,7 @@ export async function createDeal(
         minScoreBps: scoreToBps(input.minScore),
         budgetUnits,
         deadlineAt,
+        reviewWindowSeconds: input.reviewWindowDays * 24 * 3600,
         inviteEmail: input.creatorEmail?.toLowerCase() ?? null,
       })
       .returning();
@@ -126,10 +130,11 @@ export async function listDeals(
   return renderDeals(db, await listPartyDeals(db, caller));
 }
 
-export async function getDeal(db: Db, caller: Caller, dealId: string): Promise<DealJson> {
+/** One deal, with each milestone's review state (appeal, decision, review window). */
+export async function getDeal(db: Db, caller: Caller, dealId: string): Promise<DealDetailJson> {
   const deal = await findVisibleDeal(db, caller, dealId);
   if (!deal) throw notFound("Deal");
-  return renderDeal(db, deal);
+  return withReviews(db, deal, await renderDeal(db, deal));
 }
 
 /**

@@ -14,12 +14,14 @@ import {
 } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/events";
+import { type ReviewJson, reviewsOf } from "@/lib/settle/review";
 
 // Milestones: the creator submits deliverables (each a new revision); both parties read
 // the milestone with its whole history of deliverables and verdicts.
 
 export type MilestoneDetailJson = MilestoneJson & {
   dealTitle: string;
+  review: ReviewJson;
   history: { deliverables: DeliverableJson[]; verdicts: VerdictJson[] };
 };
 
@@ -46,6 +48,7 @@ export async function getMilestone(
   return {
     ...milestoneJson(row.milestone, { deliverables: dv, verifications: vf, settlement }),
     dealTitle: row.deal.title,
+    review: (await reviewsOf(db, row.deal, [row.milestone])).get(row.milestone.id) as ReviewJson,
     history: { deliverables: dv.map(deliverableJson), verdicts: vf.map(verdictJson) },
   };
 }

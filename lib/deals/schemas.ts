@@ -60,6 +60,16 @@ export const createDealBody = z.object({
    * refundable to the brand after it plus the contract's 7-day grace period.
    */
   deadline: z.iso.datetime({ offset: true, message: "must be an ISO date-time" }).optional(),
+  /**
+   * Days the brand has to settle or decide after each submission; after that the creator
+   * may settle it themselves (default 7).
+   */
+  reviewWindowDays: z
+    .number({ error: "must be a number of days" })
+    .int("must be a whole number of days")
+    .min(1, "must be at least 1 day")
+    .max(60, "must be at most 60 days")
+    .default(7),
   milestones: z.array(milestoneInput).min(1, "add at least one milestone").max(20),
 });
 export type CreateDealInput = z.infer<typeof createDealBody>;

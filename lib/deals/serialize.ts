@@ -117,7 +117,11 @@ export function escrowJson(deal: Deal, ms: Milestone[], st: Settlement[]): Escro
   const released = confirmed.reduce((sum, s) => sum + s.amountUnits, 0n);
   const refunded =
     confirmed.reduce((sum, s) => sum + s.refundUnits, 0n) +
-    ms.filter((m) => m.status === "refunded").reduce((sum, m) => sum + m.amountUnits, 0n);
+    ms
+      // refunded by the escrow itself (cancel, expiry); an overdue milestone's refund is a
+      // release, already counted in its settlement's refund above
+      .filter((m) => m.status === "refunded" && !confirmed.some((s) => s.milestoneId === m.id))
+      .reduce((sum, m) => sum + m.amountUnits, 0n);
   const funded = deal.fundedAt !== null;
   return {
     funded,

@@ -63,16 +63,19 @@ async function markPaid(db: Db, s: Settlement, txHash: string | null): Promise<S
       .set({ status: "confirmed", txHash: txHash ?? s.txHash, error: null, updatedAt: new Date() })
       .where(eq(settlements.id, s.id))
       .returning();
+    // A release that pays the creator nothing (an overdue milestone's refund) returned
+    // the whole milestone to the brand: it is refunded, not paid.
+    const refundOnly = s.amountUnits === 0n;
     const paid = await tx
       .update(milestones)
-      .set({ status: "paid", updatedAt: new Date() })
+      .set({ status: refundOnly ? "refunded" : "paid", updatedAt: new Date() })
       .where(and(eq(milestones.id, s.milestoneId), eq(milestones.status, "approved")))
       .returning({ id: milestones.id });
     if (paid.length)
       await recordEvent(tx, {
         dealId: s.dealId,
         milestoneId: s.milestoneId,
-        type: "paid",
+        type: refundOnly ? "refunded" : "paid",
         data: {
           amount: unitsToDecimal(s.amountUnits),
           refund: unitsToDecimal(s.refundUnits),

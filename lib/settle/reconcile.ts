@@ -17,6 +17,7 @@ import { drainOutbox, type OutboxReport } from "@/lib/events/outbox";
 import { log } from "@/lib/log";
 import { advanceSettlement } from "@/lib/settle/advance";
 import { recordSettlementReputation } from "@/lib/settle/reputation";
+import { checkTimers, type TimerReport } from "@/lib/settle/timers";
 
 // Finishes work a request left behind (a crash, an RPC outage, a receipt timeout):
 // settlements left `pending` or `submitted` are advanced exactly as a new settle call
@@ -31,6 +32,8 @@ export type ReconcileReport = {
   transactions: { confirmed: number; failed: number; stillPending: number };
   /** Webhook deliveries and e-mails sent (lib/events/outbox.ts); full runs only. */
   outbox?: OutboxReport;
+  /** Review windows run out and milestones gone overdue (lib/settle/timers.ts); full runs only. */
+  timers?: TimerReport;
 };
 
 /**
@@ -103,6 +106,10 @@ export async function reconcile(
   }
 
   await watchEscrow(db, report);
+  report.timers = await checkTimers(db).catch((err) => {
+    log.error("reconcile: deal timers not checked", { err });
+    return { reviewWindowsElapsed: 0, overdue: 0 };
+  });
 
   // Whatever is still in flight and belongs to no settlement (those were handled above).
   const leftovers = await db

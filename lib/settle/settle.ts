@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Address, getAddress } from "viem";
-import type { Db } from "@/db/client";
+import type { Db, Tx as DbTx } from "@/db/client";
 import { findVisibleMilestone } from "@/db/queries/deals";
 import {
   type Deal,
@@ -11,7 +11,6 @@ import {
   type SettlementVia,
   settlements,
   type Verification,
-  verifications,
 } from "@/db/schema";
 import { chainConfig } from "@/lib/chain/config";
 import { relayStatus } from "@/lib/chain/relay";
@@ -28,6 +27,12 @@ import { assignCreatorOnChain } from "@/lib/escrow/deals";
 import { recordEvent } from "@/lib/events/events";
 import { payoutUnits, scoreToBps, unitsToDecimal } from "@/lib/money";
 import { advanceSettlement, newLease } from "@/lib/settle/advance";
+import {
+  decisionFor,
+  decisionVerdictJson,
+  reviewWindow,
+  verdictOfSettlement,
+} from "@/lib/settle/review";
 import type { VerifierOptions } from "@/lib/verify/verifier";
 import { ensureRecordHash, verdictForRevision } from "@/lib/verify/verify-milestone";
 
@@ -98,23 +103,27 @@ async function releasableDeal(db: Db, deal: Deal): Promise<Deal> {
   return deal.assignedAt ? deal : assignCreatorOnChain(db, deal);
 }
 
+/** What a settlement pays on: a verdict (the verifier's) or a brand decision, by revision. */
+export type ClaimBasis = { revision: number; scoreBps: number; verdictHash: string };
+
 /**
- * The gate passed: in one transaction, check the milestone is still on this revision and
- * the deal's budget covers the payout, then create the settlement (leased to this caller:
- * payout to the creator's on-chain address, the rest back to the brand, the verdict
- * record's hash) and mark the milestone approved.
+ * The gate passed (or the brand decided to pay): in one transaction, check the milestone is
+ * still on this revision and the deal's budget covers the payout, then create the
+ * settlement (leased to this caller: payout to the creator's on-chain address, the rest
+ * back to the brand, the verdict record's hash) and mark the milestone approved. `inTx`
+ * adds the caller's own rows (a decision, its event) to that same transaction.
  */
-async function claim(
+export async function claim(
   db: Db,
   deal: Deal,
   m: Milestone,
-  v: Verification,
+  basis: ClaimBasis,
   via: SettlementVia,
+  opts: { actorId: string; inTx?: (tx: DbTx) => Promise<void> },
 ): Promise<Settlement> {
   const funded = await releasableDeal(db, deal);
   const recipient = getAddress(funded.creatorWallet as string) as Address;
-  const amountUnits = payoutUnits(m.amountUnits, v.scoreBps);
-  const verdictHash = await ensureRecordHash(db, v);
+  const amountUnits = payoutUnits(m.amountUnits, basis.scoreBps);
 
   return db.transaction(async (tx) => {
     // The deal row lock serialises settlements of one deal, for the budget check.
@@ -127,7 +136,9 @@ async function claim(
     if (!locked) throw notFound("Milestone");
     if (locked.status === "approved" || locked.status === "paid")
       throw new AppError("settlement_in_progress", "This milestone is being settled right now.");
-    if (locked.revision !== v.revision)
+    if (locked.status === "refunded")
+      throw new AppError("invalid_state", "This milestone's money went back to the brand.");
+    if (locked.revision !== basis.revision)
       throw new AppError(
         "invalid_state",
         "A new deliverable was submitted meanwhile; settle again to verify it.",
@@ -138,6 +149,7 @@ async function claim(
       .where(eq(settlements.dealId, deal.id));
     if (BigInt(committed?.total ?? "0") + amountUnits > deal.budgetUnits)
       throw new AppError("budget_exceeded", "This payout would take the deal over its budget.");
+    await opts.inTx?.(tx);
     const [created] = await tx
       .insert(settlements)
       .values({
@@ -148,9 +160,9 @@ async function claim(
         recipient,
         amountUnits,
         refundUnits: m.amountUnits - amountUnits,
-        verdictHash,
-        scoreBps: v.scoreBps,
-        revision: v.revision,
+        verdictHash: basis.verdictHash,
+        scoreBps: basis.scoreBps,
+        revision: basis.revision,
         status: "pending",
         leaseExpiresAt: newLease(),
       })
@@ -158,23 +170,68 @@ async function claim(
     await tx
       .update(milestones)
       .set({ status: "approved", updatedAt: new Date() })
-      .where(and(eq(milestones.id, m.id), inArray(milestones.status, ["submitted", "rejected"])));
+      .where(
+        and(
+          eq(milestones.id, m.id),
+          inArray(milestones.status, ["pending", "submitted", "rejected"]),
+        ),
+      );
     if (!created) throw new Error("insert returned no settlement");
-    await recordEvent(tx, {
-      dealId: deal.id,
-      milestoneId: m.id,
-      type: "approved",
-      actorId: deal.brandId,
-      data: {
-        revision: v.revision,
-        score: v.scoreBps / 10_000,
-        payout: unitsToDecimal(amountUnits),
-        refund: unitsToDecimal(m.amountUnits - amountUnits),
-        via,
-      },
-    });
+    // A zero payout is an overdue milestone's refund: its decision's event says so.
+    if (basis.scoreBps > 0)
+      await recordEvent(tx, {
+        dealId: deal.id,
+        milestoneId: m.id,
+        type: "approved",
+        actorId: opts.actorId,
+        data: {
+          revision: basis.revision,
+          score: basis.scoreBps / 10_000,
+          payout: unitsToDecimal(amountUnits),
+          refund: unitsToDecimal(m.amountUnits - amountUnits),
+          via,
+        },
+      });
     return created;
   });
+}
+
+/** A concurrent caller claimed first (unique settlement per milestone): say how it stands. */
+export async function claimedMeanwhile(db: Db, milestoneId: string, err: unknown): Promise<never> {
+  const other = await settlementOf(db, milestoneId);
+  if (!other) throw err;
+  if (other.status === "confirmed") throw alreadySettled(other);
+  throw new AppError("settlement_in_progress", "This milestone is being settled right now.", {
+    details: { settlement: settlementJson(other) },
+  });
+}
+
+/**
+ * Who may settle: the brand at any time; the creator once the brand has let the review
+ * window pass after the current submission (lib/settle/review.ts) — the brand cannot stall
+ * the payment, and the same verifier and gate apply.
+ */
+async function assertMaySettle(
+  db: Db,
+  caller: Caller,
+  deal: Deal,
+  milestone: Milestone,
+  input: SettleInput,
+): Promise<void> {
+  if (deal.brandId === caller.id) return;
+  if (deal.creatorId !== caller.id)
+    throw new AppError("forbidden", "Only the deal's brand can settle its milestones.");
+  if (input.minScore !== undefined)
+    throw new AppError("forbidden", "Only the brand may change the minimum score.");
+  const window = await reviewWindow(db, deal, milestone);
+  if (!window.creatorMaySettle)
+    throw new AppError(
+      "review_window_open",
+      window.endsAt
+        ? `The brand has until ${window.endsAt.toISOString()} to review this submission; after that you can settle it yourself.`
+        : "There is no submission awaiting the brand's review.",
+      { details: { windowEndsAt: window.endsAt?.toISOString() ?? null } },
+    );
 }
 
 export async function settleMilestone(
@@ -186,8 +243,10 @@ export async function settleMilestone(
   const row = await findVisibleMilestone(db, caller, input.milestoneId);
   if (!row) throw notFound("Milestone");
   const { deal, milestone } = row;
-  if (deal.brandId !== caller.id)
-    throw new AppError("forbidden", "Only the deal's brand can settle its milestones.");
+  let settlement = await settlementOf(db, milestone.id);
+  if (!settlement) await assertMaySettle(db, caller, deal, milestone, input);
+  else if (deal.brandId !== caller.id && deal.creatorId !== caller.id)
+    throw new AppError("forbidden", "Only the deal's parties can settle its milestones.");
   if (input.via === "relay") {
     const status = relayStatus();
     if (!status.configured || !status.supported)
@@ -197,7 +256,6 @@ export async function settleMilestone(
       );
   }
 
-  let settlement = await settlementOf(db, milestone.id);
   let leaseHeld = false;
   if (settlement?.status === "confirmed") throw alreadySettled(settlement);
   if (
@@ -213,6 +271,14 @@ export async function settleMilestone(
   if (!settlement) {
     if (milestone.status === "pending")
       throw new AppError("no_deliverable", "Nothing has been submitted yet.");
+    // The brand upheld the rejection of this revision: that is final for it.
+    const decided = await decisionFor(db, milestone.id, milestone.revision);
+    if (decided && !decided.approved)
+      return {
+        outcome: "rejected",
+        milestone: await getMilestone(db, caller, milestone.id),
+        verdict: decisionVerdictJson(decided),
+      };
     const verification = await verdictForRevision(db, milestone, deal, opts.verifier);
     const minScoreBps =
       input.minScore !== undefined ? scoreToBps(input.minScore) : deal.minScoreBps;
@@ -224,34 +290,24 @@ export async function settleMilestone(
         verdict: verdictJson(verification),
       };
     }
+    const basis = {
+      revision: verification.revision,
+      scoreBps: verification.scoreBps,
+      verdictHash: await ensureRecordHash(db, verification),
+    };
     try {
-      settlement = await claim(db, deal, milestone, verification, input.via);
+      settlement = await claim(db, deal, milestone, basis, input.via, { actorId: caller.id });
       leaseHeld = true;
     } catch (err) {
-      // A concurrent caller claimed first (unique settlement per milestone).
-      const other = await settlementOf(db, milestone.id);
-      if (!other) throw err;
-      if (other.status === "confirmed") throw alreadySettled(other);
-      throw new AppError("settlement_in_progress", "This milestone is being settled right now.", {
-        details: { settlement: settlementJson(other) },
-      });
+      settlement = await claimedMeanwhile(db, milestone.id, err);
     }
   }
   // An approved milestone is never verified again: resume its settlement as recorded.
   const paid = await advanceSettlement(db, settlement.id, { leaseHeld });
-  const detail = await getMilestone(db, caller, milestone.id);
-  const [verification] = await db
-    .select()
-    .from(verifications)
-    .where(
-      and(eq(verifications.milestoneId, milestone.id), eq(verifications.revision, paid.revision)),
-    );
-  if (!verification)
-    throw new Error(`settlement ${paid.id} has no verdict for revision ${paid.revision}`);
   return {
     outcome: "paid",
-    milestone: detail,
-    verdict: verdictJson(verification),
+    milestone: await getMilestone(db, caller, milestone.id),
+    verdict: await verdictOfSettlement(db, paid),
     settlement: settlementJson(paid),
   };
 }

@@ -1,0 +1,35 @@
+import { getDb } from "@/db/client";
+import { requireUser } from "@/lib/auth/caller";
+import { idParams } from "@/lib/deals/schemas";
+import { methodNotAllowed, route, toErrorResponse } from "@/lib/http";
+import { idempotencyKeyOf, withIdempotency } from "@/lib/idempotency";
+import { decideMilestone } from "@/lib/settle/decisions";
+import { decisionBody } from "@/lib/settle/schemas";
+
+// POST /api/milestones/:id/decision – the brand pays a revision at a score it chooses, or
+// upholds its rejection, with a reason. Paying goes through the settle path (escrow release).
+export const POST = route(
+  { auth: requireUser, params: idParams, body: decisionBody },
+  async ({ req, user, params, body }) => {
+    const db = await getDb();
+    const input = { ...body, milestoneId: params.id };
+    return withIdempotency(
+      db,
+      {
+        userId: user.id,
+        key: idempotencyKeyOf(req),
+        route: "POST /api/milestones/:id/decision",
+        request: input,
+      },
+      async () => {
+        try {
+          return Response.json(await decideMilestone(db, user, input));
+        } catch (err) {
+          return toErrorResponse(err, req);
+        }
+      },
+    );
+  },
+);
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["POST"]);

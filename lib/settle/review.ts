@@ -1,0 +1,224 @@
+import { and, desc, eq, inArray } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import { listDealMilestones } from "@/db/queries/deals";
+import {
+  type Appeal,
+  appeals,
+  type Deal,
+  type Decision,
+  decisions,
+  deliverables,
+  type Milestone,
+  type Settlement,
+  users,
+  verifications,
+} from "@/db/schema";
+import { now } from "@/lib/clock";
+import type { DealJson, MilestoneJson, VerdictJson } from "@/lib/deals/serialize";
+import { verdictJson } from "@/lib/deals/serialize";
+import { bpsToScore } from "@/lib/money";
+
+// The people around a verdict: the creator's appeal of a rejection, the brand's decision
+// on a revision, and the review window after which the creator may settle on their own.
+// Reads only; the writes are in lib/settle/decisions.ts.
+
+export type AppealJson = {
+  id: string;
+  revision: number;
+  reason: string;
+  status: "open" | "decided";
+  createdAt: string;
+  decidedAt: string | null;
+};
+
+export type DecisionJson = {
+  id: string;
+  revision: number;
+  approved: boolean;
+  score: number;
+  reason: string;
+  decidedBy: { id: string; name: string };
+  appealId: string | null;
+  /** The canonical decision record and its keccak256: what the escrow release carries. */
+  recordHash: string;
+  decidedAt: string;
+};
+
+/** Where a milestone stands with the people: for its current revision only. */
+export type ReviewJson = {
+  /** When the brand's review window after the current submission ends (null: none open). */
+  windowEndsAt: string | null;
+  /** The window has passed without a settlement or decision: the creator may settle. */
+  creatorMaySettle: boolean;
+  /** Past its due date with nothing submitted: the brand may take its money back. */
+  overdue: boolean;
+  appeal: AppealJson | null;
+  decision: DecisionJson | null;
+};
+
+export const appealJson = (a: Appeal): AppealJson => ({
+  id: a.id,
+  revision: a.revision,
+  reason: a.reason,
+  status: a.status,
+  createdAt: a.createdAt.toISOString(),
+  decidedAt: a.decidedAt?.toISOString() ?? null,
+});
+
+export const decisionJson = (d: Decision, deciderName: string): DecisionJson => ({
+  id: d.id,
+  revision: d.revision,
+  approved: d.approved,
+  score: bpsToScore(d.scoreBps),
+  reason: d.reason,
+  decidedBy: { id: d.deciderId, name: deciderName },
+  appealId: d.appealId,
+  recordHash: d.recordHash,
+  decidedAt: d.createdAt.toISOString(),
+});
+
+/** A brand decision in the verdict's shape (the settle response's `verdict`). */
+export const decisionVerdictJson = (d: Decision): VerdictJson => ({
+  approved: d.approved,
+  score: bpsToScore(d.scoreBps),
+  reasoning: `Brand decision: ${d.reason}`,
+  missing: [],
+  model: "brand_decision",
+  revision: d.revision,
+  verifiedAt: d.createdAt.toISOString(),
+});
+
+export async function decisionFor(
+  db: DbOrTx,
+  milestoneId: string,
+  revision: number,
+): Promise<Decision | undefined> {
+  const [row] = await db
+    .select()
+    .from(decisions)
+    .where(and(eq(decisions.milestoneId, milestoneId), eq(decisions.revision, revision)));
+  return row;
+}
+
+export async function appealFor(
+  db: DbOrTx,
+  milestoneId: string,
+  revision: number,
+): Promise<Appeal | undefined> {
+  const [row] = await db
+    .select()
+    .from(appeals)
+    .where(and(eq(appeals.milestoneId, milestoneId), eq(appeals.revision, revision)));
+  return row;
+}
+
+/** The verdict a settlement was paid on: the brand's decision if there is one, else the verifier's. */
+export async function verdictOfSettlement(db: DbOrTx, s: Settlement): Promise<VerdictJson> {
+  const decided = await decisionFor(db, s.milestoneId, s.revision);
+  if (decided) return decisionVerdictJson(decided);
+  const [v] = await db
+    .select()
+    .from(verifications)
+    .where(
+      and(eq(verifications.milestoneId, s.milestoneId), eq(verifications.revision, s.revision)),
+    );
+  if (!v) throw new Error(`settlement ${s.id} has no verdict for revision ${s.revision}`);
+  return verdictJson(v);
+}
+
+/** The review window of a milestone's current submission, measured on the service's clock. */
+export async function reviewWindow(
+  db: DbOrTx,
+  deal: Deal,
+  m: Milestone,
+  at: Date = now(),
+): Promise<{ endsAt: Date | null; creatorMaySettle: boolean }> {
+  if (m.status !== "submitted" || m.revision === 0)
+    return { endsAt: null, creatorMaySettle: false };
+  const [d] = await db
+    .select({ submittedAt: deliverables.submittedAt })
+    .from(deliverables)
+    .where(and(eq(deliverables.milestoneId, m.id), eq(deliverables.revision, m.revision)));
+  if (!d) return { endsAt: null, creatorMaySettle: false };
+  const endsAt = new Date(d.submittedAt.getTime() + deal.reviewWindowSeconds * 1000);
+  return { endsAt, creatorMaySettle: at.getTime() >= endsAt.getTime() };
+}
+
+export function isOverdue(m: Milestone, at: Date = now()): boolean {
+  return m.status === "pending" && m.dueAt !== null && m.dueAt.getTime() <= at.getTime();
+}
+
+/** The review state of each milestone of one deal (its current revisions), in four queries. */
+export async function reviewsOf(
+  db: DbOrTx,
+  deal: Deal,
+  ms: Milestone[],
+  at: Date = now(),
+): Promise<Map<string, ReviewJson>> {
+  const out = new Map<string, ReviewJson>();
+  if (ms.length === 0) return out;
+  const ids = ms.map((m) => m.id);
+  const [subs, aps, decs] = await Promise.all([
+    db
+      .select({
+        milestoneId: deliverables.milestoneId,
+        revision: deliverables.revision,
+        submittedAt: deliverables.submittedAt,
+      })
+      .from(deliverables)
+      .where(inArray(deliverables.milestoneId, ids))
+      .orderBy(desc(deliverables.revision)),
+    db.select().from(appeals).where(inArray(appeals.milestoneId, ids)),
+    db
+      .select({ decision: decisions, name: users.displayName })
+      .from(decisions)
+      .innerJoin(users, eq(users.id, decisions.deciderId))
+      .where(inArray(decisions.milestoneId, ids)),
+  ]);
+  for (const m of ms) {
+    const sub = subs.find((d) => d.milestoneId === m.id && d.revision === m.revision);
+    const endsAt =
+      m.status === "submitted" && sub
+        ? new Date(sub.submittedAt.getTime() + deal.reviewWindowSeconds * 1000)
+        : null;
+    const appeal = aps.find((a) => a.milestoneId === m.id && a.revision === m.revision);
+    const decided = decs.find(
+      (d) => d.decision.milestoneId === m.id && d.decision.revision === m.revision,
+    );
+    out.set(m.id, {
+      windowEndsAt: endsAt?.toISOString() ?? null,
+      creatorMaySettle: endsAt !== null && at.getTime() >= endsAt.getTime(),
+      overdue: isOverdue(m, at),
+      appeal: appeal ? appealJson(appeal) : null,
+      decision: decided ? decisionJson(decided.decision, decided.name ?? "The brand") : null,
+    });
+  }
+  return out;
+}
+
+export type MilestoneReviewJson = MilestoneJson & { review: ReviewJson };
+export type DealDetailJson = Omit<DealJson, "milestones"> & {
+  reviewWindowSeconds: number;
+  milestones: MilestoneReviewJson[];
+};
+
+/** A deal's JSON with each milestone's review state: the deal page's one read. */
+export async function withReviews(db: DbOrTx, deal: Deal, json: DealJson): Promise<DealDetailJson> {
+  const reviews = await reviewsOf(db, deal, await listDealMilestones(db, deal.id));
+  return {
+    ...json,
+    reviewWindowSeconds: deal.reviewWindowSeconds,
+    milestones: json.milestones.map((m) => ({
+      ...m,
+      review: reviews.get(m.id) ?? emptyReview,
+    })),
+  };
+}
+
+const emptyReview: ReviewJson = {
+  windowEndsAt: null,
+  creatorMaySettle: false,
+  overdue: false,
+  appeal: null,
+  decision: null,
+};
