@@ -3,7 +3,6 @@ import type { ReactNode } from "react";
 import { DemoIdentityBanner } from "@/components/demo-identity-banner";
 import { SessionProvider } from "@/components/session-provider";
 import { SiteHeader } from "@/components/site-header";
-import { WalletRoot } from "@/components/wallet/wallet-root";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -12,18 +11,34 @@ export const metadata: Metadata = {
     "Brands hire creators for milestone deals. An AI checks each deliverable and USDC is paid on-chain in proportion to its score.",
 };
 
-export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+export const viewport: Viewport = {
+  width: "device-width",
+  initialScale: 1,
+  colorScheme: "light dark",
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#ffffff" },
+    { media: "(prefers-color-scheme: dark)", color: "#151a26" },
+  ],
+};
 
+// The root layout reads no request data (no headers(), no cookies()), so pages that need
+// none — home, docs, 404 — are prerendered, and it loads only what every page uses. The
+// routes with data mount TanStack Query in their layouts (brand, creator, deals, wallet);
+// the wallet stack (wagmi) only the routes that use a wallet (deals, wallet; lazily on
+// /creator).
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
         <SessionProvider>
-          <WalletRoot>
-            <DemoIdentityBanner />
-            <SiteHeader />
-            <main className="container">{children}</main>
-          </WalletRoot>
+          <DemoIdentityBanner />
+          <SiteHeader />
+          <main id="main" className="container" tabIndex={-1}>
+            {children}
+          </main>
         </SessionProvider>
       </body>
     </html>

@@ -2,8 +2,9 @@ import { devIdpEnabled } from "@/lib/env";
 
 // Shown on every page while the built-in dev identity provider is on: anyone can then sign
 // in as any e-mail address, so nobody should mistake this deployment for a real one.
-// A server component reading the server's configuration (the layout is rendered per
-// request already: the wallet root reads the request's cookies).
+// A server component reading the server's configuration: on prerendered pages (home,
+// docs, 404) that is the configuration the app was built with, on the others the one it
+// runs with.
 export function DemoIdentityBanner() {
   if (!devIdpEnabled()) return null;
   return (

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { AccountMenu } from "@/components/account-menu";
+import { UnreadBadge } from "@/components/notifications/unread-badge";
 
 // The top bar. The signed-in user, role switch and sign-out live in <AccountMenu>.
 export function SiteHeader() {
@@ -11,6 +12,7 @@ export function SiteHeader() {
         </Link>
         <nav className="nav">
           <Link href="/docs">API</Link>
+          <UnreadBadge />
           <AccountMenu />
         </nav>
       </div>

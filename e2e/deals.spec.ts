@@ -316,6 +316,7 @@ test("a creator switches to brand in one click and creates a deal; field errors 
   await page.getByRole("button", { name: "+ Add a milestone" }).click();
   const second = page.getByTestId("milestone-editor-1");
   await second.getByLabel("Title").fill("Follow-up short");
+  await second.getByLabel(/Criteria/).fill("Points viewers to the unboxing video");
   await second.getByLabel("Amount (USDC)").fill("0.0000001");
   await expect(page.getByTestId("budget")).toHaveText("150.00 USDC");
   await page.getByRole("button", { name: "Create deal" }).click();

@@ -1,5 +1,6 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { apiFetch, errorMessage, type User } from "@/lib/client/api";
@@ -15,35 +16,37 @@ import {
   progressText,
   toUnits,
 } from "./format";
+import { DealListControls, LoadMore } from "./list-controls";
 import { ListSkeleton } from "./list-skeleton";
 import { Badge, Fact, Facts, ProgressBar } from "./parts";
-import { SessionGate } from "./session-gate";
-import { useApi } from "./use-api";
+import {
+  type DealFilters,
+  type DealListPage,
+  isFiltered,
+  noFilters,
+  useDealList,
+} from "./use-deal-list";
 
 // The brand's dashboard: their deals with status, budget (locked in escrow, paid to the
-// creator, returned to the brand), creator and milestone progress; an empty state offers a
-// blank deal or the three starter deals, which start unfunded.
+// creator, returned to the brand), creator and milestone progress; search, filters and
+// "load more"; an empty state offers a blank deal or the three starter deals, which start
+// unfunded. The first page comes rendered from the server (app/brand/page.tsx).
 
-export function BrandDashboard() {
-  return (
-    <SessionGate requires="organization" what="the brand dashboard">
-      {(user) => <BrandDeals user={user} />}
-    </SessionGate>
-  );
-}
-
-function BrandDeals({ user }: { user: User }) {
-  const { data, error, loading, reload } = useApi<{ deals: DealJson[] }>("/api/deals");
+export function BrandDashboard({ user, initial }: { user: User; initial: DealListPage }) {
+  const queryClient = useQueryClient();
+  const [filters, setFilters] = useState<DealFilters>(noFilters);
+  const list = useDealList("mine", filters, initial);
   const [seeding, setSeeding] = useState(false);
   const [seedError, setSeedError] = useState<string | null>(null);
-  const deals = data?.deals.filter((d) => d.brandId === user.id) ?? [];
+  const deals = list.deals.filter((d) => d.brandId === user.id);
+  const filtered = isFiltered(filters);
 
   async function addStarterDeals() {
     setSeeding(true);
     setSeedError(null);
     try {
       await apiFetch("/api/demo/ensure-deals", { method: "POST" });
-      await reload();
+      await queryClient.invalidateQueries({ queryKey: ["deals"] });
     } catch (err) {
       setSeedError(errorMessage(err));
     } finally {
@@ -57,6 +60,7 @@ function BrandDeals({ user }: { user: User }) {
   const released = sum((d) => d.escrow.released);
   const refunded = sum((d) => d.escrow.refunded);
   const unfunded = deals.filter((d) => d.status === "unfunded").length;
+  const nothingYet = deals.length === 0 && !filtered && !list.isPending && !list.isError;
 
   return (
     <div className="stack">
@@ -75,14 +79,14 @@ function BrandDeals({ user }: { user: User }) {
             )}
           </p>
         </div>
-        {deals.length > 0 && (
+        {!nothingYet && (
           <Link className="btn" href="/brand/deals/new">
             Create a deal
           </Link>
         )}
       </div>
 
-      {unfunded > 0 && !loading && (
+      {unfunded > 0 && !filtered && (
         <div className="alert" role="status" data-testid="unfunded-note">
           {unfunded === 1 ? "One deal is" : `${unfunded} deals are`} waiting for funding. Creators
           see a deal once its budget is locked in the escrow: open it and fund it from your wallet.
@@ -95,18 +99,24 @@ function BrandDeals({ user }: { user: User }) {
         </div>
       )}
 
-      {loading || seeding ? (
+      {!nothingYet && <DealListControls value={filters} onChange={setFilters} viewer="brand" />}
+
+      {list.isPending || seeding ? (
         <ListSkeleton label={seeding ? "Adding the starter deals…" : "Loading your deals"} />
-      ) : error ? (
+      ) : list.isError ? (
         <div className="alert error stack" role="alert">
-          <span>Your deals could not be loaded: {error.message}</span>
+          <span>Your deals could not be loaded: {errorMessage(list.error)}</span>
           <div>
-            <button type="button" className="btn small secondary" onClick={() => void reload()}>
+            <button
+              type="button"
+              className="btn small secondary"
+              onClick={() => void list.refetch()}
+            >
               Try again
             </button>
           </div>
         </div>
-      ) : deals.length === 0 ? (
+      ) : nothingYet ? (
         <div className="empty stack" data-testid="brand-empty">
           <h2>No deals yet</h2>
           <p>
@@ -123,6 +133,10 @@ function BrandDeals({ user }: { user: User }) {
             </button>
           </div>
         </div>
+      ) : deals.length === 0 ? (
+        <div className="empty" data-testid="brand-no-match">
+          No deals match these filters.
+        </div>
       ) : (
         <ul className="deal-list" data-testid="brand-deals">
           {deals.map((deal) => (
@@ -132,6 +146,12 @@ function BrandDeals({ user }: { user: User }) {
           ))}
         </ul>
       )}
+      <LoadMore
+        shown={deals.length}
+        hasMore={list.hasNextPage}
+        loading={list.isFetchingNextPage}
+        onMore={() => void list.fetchNextPage()}
+      />
     </div>
   );
 }

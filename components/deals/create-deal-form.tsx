@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { apiFetch, errorMessage } from "@/lib/client/api";
 import { FieldError } from "./field-error";
-import { errorId, FieldErrors, fieldIssues } from "./field-errors";
+import { errorId, FieldErrors, type FieldIssue, fieldIssues } from "./field-errors";
 import { type DealJson, formatUsdc, platformLabel, platforms } from "./format";
 import {
   amountUnits,
@@ -47,9 +47,63 @@ function claimed(path: string[]): boolean {
   if (top !== "milestones") return false;
   if (index === undefined) return true;
   if (["title", "amount", "dueAt"].includes(field ?? "")) return true;
+  if (field === "requirements" && kind === undefined) return true;
   return (
     field === "requirements" && ["hashtags", "mentions", "links", "criteria"].includes(kind ?? "")
   );
+}
+
+const percentMessage = "Minimum score must be between 0 % and 100 %.";
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * What is wrong with the form before it is sent, in the words a person uses (the same
+ * rules as the API, plus: every milestone needs something to check). Paths as the API's.
+ */
+function draftIssues(form: {
+  title: string;
+  minScore: string;
+  creatorEmail: string;
+  milestones: MilestoneDraft[];
+}): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  if (form.title.trim().length < 3)
+    issues.push({ path: ["title"], message: "must be at least 3 characters" });
+  const pct = form.minScore.trim() === "" ? Number.NaN : Number(form.minScore);
+  if (!Number.isFinite(pct) || pct < 0 || pct > 100)
+    issues.push({ path: ["minScore"], message: percentMessage });
+  const email = form.creatorEmail.trim();
+  if (email && !emailPattern.test(email))
+    issues.push({ path: ["creatorEmail"], message: "must be an e-mail address" });
+  form.milestones.forEach((m, i) => {
+    const at = (...rest: string[]) => ["milestones", String(i), ...rest];
+    if (!m.title.trim()) issues.push({ path: at("title"), message: "is required" });
+    const amount = m.amount.trim();
+    const units = amountUnits(amount);
+    if (units === null)
+      issues.push({
+        path: at("amount"),
+        message: /^\d+\.\d{7,}$/.test(amount)
+          ? "must have at most 6 decimals"
+          : "must be a number of USDC, like 100 or 49.50",
+      });
+    else if (units === 0n) issues.push({ path: at("amount"), message: "must be more than 0" });
+    const body = milestoneBody(m);
+    const r = body.requirements;
+    if (r.hashtags.length + r.mentions.length + r.links.length + r.criteria.length === 0)
+      issues.push({
+        path: at("requirements"),
+        message:
+          "Add at least one requirement: a hashtag, a mention, a link or a criterion for the AI to check.",
+      });
+  });
+  return issues;
+}
+
+/** The API's message for a field, in the form's words where they differ. */
+function plainIssue(issue: FieldIssue): FieldIssue {
+  if (issue.path[0] === "minScore") return { ...issue, message: percentMessage };
+  return issue;
 }
 
 function CreateDealForm() {
@@ -57,7 +111,8 @@ function CreateDealForm() {
   const [title, setTitle] = useState("");
   const [description, setDescription] = useState("");
   const [platform, setPlatform] = useState<string>("instagram");
-  const [minScore, setMinScore] = useState("0.5");
+  // Entered as a percentage, as the verdicts display it; sent as a fraction (0.5).
+  const [minScore, setMinScore] = useState("50");
   const [creatorEmail, setCreatorEmail] = useState("");
   const [milestones, setMilestones] = useState<MilestoneDraft[]>(() => [emptyMilestone()]);
   const [errors, setErrors] = useState(new FieldErrors());
@@ -81,14 +136,22 @@ function CreateDealForm() {
     setBusy(true);
     setFailure(null);
     setErrors(new FieldErrors());
-    const score = minScore.trim() === "" ? Number.NaN : Number(minScore);
+    const local = draftIssues({ title, minScore, creatorEmail, milestones });
+    if (local.length > 0) {
+      focusFirstError.current = true;
+      setErrors(new FieldErrors(local));
+      setFailure("Some fields need attention — see the messages below them.");
+      setBusy(false);
+      return;
+    }
+    const score = Number(minScore) / 100;
     try {
       const { deal } = await apiFetch<{ deal: DealJson }>("/api/deals", {
         body: {
           title,
           description,
           platform,
-          minScore: Number.isFinite(score) ? score : null,
+          minScore: score,
           ...(creatorEmail.trim() ? { creatorEmail: creatorEmail.trim() } : {}),
           milestones: milestones.map(milestoneBody),
         },
@@ -97,13 +160,13 @@ function CreateDealForm() {
     } catch (err) {
       const issues = fieldIssues(err);
       if (issues) {
-        const next = new FieldErrors(issues);
+        const next = new FieldErrors(issues.map(plainIssue));
         focusFirstError.current = true;
         setErrors(next);
         const stray = next.unclaimed(claimed);
         setFailure(
           stray.length
-            ? `Please fix: ${stray.map((i) => `${i.path.join(" › ")} ${i.message}`).join("; ")}`
+            ? `Please fix: ${stray.map((i) => i.message).join("; ")}`
             : "Some fields need attention — see the messages below them.",
         );
       } else setFailure(errorMessage(err));
@@ -218,12 +281,13 @@ function CreateDealForm() {
           </div>
           <div className="field">
             <label>
-              Minimum score (0–1)
+              Minimum score (%)
               <input
                 type="number"
+                inputMode="numeric"
                 min={0}
-                max={1}
-                step={0.05}
+                max={100}
+                step={5}
                 value={minScore}
                 onChange={(e) => edited("minScore", () => setMinScore(e.target.value))}
                 aria-invalid={f.minScore.invalid}
@@ -231,8 +295,8 @@ function CreateDealForm() {
               />
             </label>
             <span id="min-score-hint" className="muted small hint">
-              Payouts need an approved verdict with at least this score. An approved milestone pays
-              its amount × the score.
+              The AI scores each deliverable from 0 % to 100 %. A milestone is paid only when its
+              score reaches this minimum, and then pays its amount × the score.
             </span>
             <FieldError
               id={f.minScore.errId}

@@ -1,10 +1,11 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useState } from "react";
+import { type ComponentType, useEffect, useState } from "react";
+import type { State } from "wagmi";
 import { useSession } from "@/components/session-provider";
-import { WalletPanel } from "@/components/wallet";
-import type { User } from "@/lib/client/api";
+import { errorMessage, type User } from "@/lib/client/api";
+import type { PublicChainInfo } from "@/lib/client/chain-info";
 import {
   type DealJson,
   dealLabel,
@@ -15,23 +16,72 @@ import {
   platformLabel,
   progressText,
 } from "./format";
+import { DealListControls, LoadMore } from "./list-controls";
 import { ListSkeleton } from "./list-skeleton";
 import { Badge, Chips, ProgressBar } from "./parts";
-import { SessionGate } from "./session-gate";
-import { useApi } from "./use-api";
+import {
+  type DealFilters,
+  type DealListPage,
+  isFiltered,
+  noFilters,
+  useDealList,
+} from "./use-deal-list";
 
-// The creator's dashboard: their deals with the next thing to do on each, and the open
-// deals they can browse and accept.
+// The creator's dashboard: their deals with the next thing to do on each, the open deals
+// they can browse (search, platform, order, "load more") and accept, and the payout wallet.
+// The lists come rendered from the server (app/creator/page.tsx); the wallet panel and its
+// wallet stack (wagmi) load after the page, so the deals do not wait for them.
 
-export function CreatorDashboard() {
-  return (
-    <SessionGate requires="creator" what="the creator dashboard">
-      {(user) => <CreatorHome user={user} />}
-    </SessionGate>
-  );
+type WalletBoot = { info: PublicChainInfo; initialState?: State };
+
+type WalletPanelProps = WalletBoot & { title: string };
+
+/**
+ * The wallet panel, imported after the page has rendered (a plain dynamic import: its
+ * chunk, with wagmi and viem, is not part of the page's first load).
+ */
+function LazyWallet(props: WalletPanelProps) {
+  const [Panel, setPanel] = useState<ComponentType<WalletPanelProps> | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    import("./creator-wallet").then(
+      (m) => live && setPanel(() => m.default),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (failed)
+    return (
+      <div className="alert error" role="alert">
+        The wallet panel could not be loaded. Reload the page to try again.
+      </div>
+    );
+  if (!Panel)
+    return (
+      <div
+        className="skeleton"
+        style={{ height: "9rem" }}
+        role="status"
+        aria-label="Loading your wallet"
+      />
+    );
+  return <Panel {...props} />;
 }
 
-function CreatorHome({ user }: { user: User }) {
+export function CreatorDashboard({
+  user,
+  mine,
+  open,
+  wallet,
+}: {
+  user: User;
+  mine: DealListPage;
+  open: DealListPage;
+  wallet: WalletBoot;
+}) {
   const { refresh } = useSession();
   // The wallet may have been linked elsewhere (the wallet page, another tab).
   useEffect(() => {
@@ -40,7 +90,7 @@ function CreatorHome({ user }: { user: User }) {
   // Without a payout wallet the panel comes first: nobody can pay the creator until it is
   // linked. Decided once, so the panel does not jump away the moment it is linked.
   const [walletFirst] = useState(!user.walletAddress);
-  const wallet = <WalletPanel title="Your payout wallet" />;
+  const panel = <LazyWallet {...wallet} title="Your payout wallet" />;
 
   return (
     <div className="stack">
@@ -51,24 +101,24 @@ function CreatorHome({ user }: { user: User }) {
           passes the AI check.
         </p>
       </div>
-      {walletFirst && wallet}
-      <MyDeals user={user} />
-      <OpenDeals />
-      {!walletFirst && wallet}
+      {walletFirst && panel}
+      <MyDeals user={user} initial={mine} />
+      <OpenDeals initial={open} />
+      {!walletFirst && panel}
     </div>
   );
 }
 
-function MyDeals({ user }: { user: User }) {
-  const { data, error, loading, reload } = useApi<{ deals: DealJson[] }>("/api/deals");
-  const deals = data?.deals.filter((d) => d.creatorId === user.id) ?? [];
+function MyDeals({ user, initial }: { user: User; initial: DealListPage }) {
+  const list = useDealList("mine", noFilters, initial);
+  const deals = list.deals.filter((d) => d.creatorId === user.id);
   return (
     <section className="stack" aria-labelledby="my-deals">
       <h2 id="my-deals">My deals</h2>
-      {loading ? (
+      {list.isPending ? (
         <ListSkeleton label="Loading your deals" count={1} />
-      ) : error ? (
-        <LoadError message={error.message} onRetry={reload} />
+      ) : list.isError ? (
+        <LoadError message={errorMessage(list.error)} onRetry={() => void list.refetch()} />
       ) : deals.length === 0 ? (
         <div className="empty">
           You have not taken a deal yet. Pick one from the open deals below.
@@ -82,6 +132,12 @@ function MyDeals({ user }: { user: User }) {
           ))}
         </ul>
       )}
+      <LoadMore
+        shown={deals.length}
+        hasMore={list.hasNextPage}
+        loading={list.isFetchingNextPage}
+        onMore={() => void list.fetchNextPage()}
+      />
     </section>
   );
 }
@@ -143,25 +199,34 @@ function MyDealCard({ deal }: { deal: DealJson }) {
   );
 }
 
-function OpenDeals() {
-  const { data, error, loading, reload } = useApi<{ deals: DealJson[] }>("/api/deals?open=1");
-  const deals = data?.deals ?? [];
+function OpenDeals({ initial }: { initial: DealListPage }) {
+  const [filters, setFilters] = useState<DealFilters>(noFilters);
+  const list = useDealList("open", filters, initial);
+  const deals = list.deals;
   return (
     <section className="stack" aria-labelledby="open-deals-title" id="open-deals">
       <div className="spread">
         <h2 id="open-deals-title">Open deals</h2>
-        {!loading && (
-          <button type="button" className="btn small ghost" onClick={() => void reload()}>
-            Refresh
-          </button>
-        )}
+        <button
+          type="button"
+          className="btn small ghost"
+          onClick={() => void list.refetch()}
+          disabled={list.isFetching}
+        >
+          {list.isFetching && !list.isPending ? "Refreshing…" : "Refresh"}
+        </button>
       </div>
-      {loading ? (
+      <DealListControls value={filters} onChange={setFilters} viewer="creator" showStatus={false} />
+      {list.isPending ? (
         <ListSkeleton label="Loading open deals" count={2} />
-      ) : error ? (
-        <LoadError message={error.message} onRetry={reload} />
+      ) : list.isError ? (
+        <LoadError message={errorMessage(list.error)} onRetry={() => void list.refetch()} />
       ) : deals.length === 0 ? (
-        <div className="empty">No open deals right now — check back soon.</div>
+        <div className="empty">
+          {isFiltered(filters)
+            ? "No open deals match these filters."
+            : "No open deals right now — check back soon."}
+        </div>
       ) : (
         <ul className="grid open-deals" data-testid="open-deals">
           {deals.map((deal) => (
@@ -171,6 +236,12 @@ function OpenDeals() {
           ))}
         </ul>
       )}
+      <LoadMore
+        shown={deals.length}
+        hasMore={list.hasNextPage}
+        loading={list.isFetchingNextPage}
+        onMore={() => void list.fetchNextPage()}
+      />
     </section>
   );
 }
@@ -226,11 +297,11 @@ function OpenDealCard({ deal }: { deal: DealJson }) {
   );
 }
 
-function LoadError({ message, onRetry }: { message: string; onRetry(): Promise<void> }) {
+function LoadError({ message, onRetry }: { message: string; onRetry(): void }) {
   return (
     <div className="alert error spread" role="alert">
       <span>Could not load: {message}</span>
-      <button type="button" className="btn small secondary" onClick={() => void onRetry()}>
+      <button type="button" className="btn small secondary" onClick={onRetry}>
         Try again
       </button>
     </div>

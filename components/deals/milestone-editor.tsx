@@ -141,9 +141,14 @@ export function MilestoneEditor({ index, draft, errors, onChange, onRemove }: Pr
       <div className="stack tight">
         <h3>Requirements</h3>
         <p className="muted small">
-          Hashtags, mentions and links are checked exactly in the creator&apos;s post; criteria are
-          judged by the AI.
+          At least one. Hashtags, mentions and links are checked exactly in the creator&apos;s post;
+          criteria are judged by the AI.
         </p>
+        <FieldError
+          id={errorId(...base, "requirements")}
+          label="Requirements"
+          messages={errors.at(...base, "requirements")}
+        />
       </div>
       <div className="form-grid">
         <div className="stack tight">

@@ -1,5 +1,5 @@
-// The wallet components, for pages and dashboards (all client components; they need the
-// <WalletProvider> that app/layout.tsx mounts through <WalletRoot>).
+// The wallet components, for pages and dashboards (all client components; they need a
+// <WalletProvider>: routes that use a wallet mount it through <WalletRoot> in their layout).
 export { ConnectButton } from "./connect-button";
 export { FaucetButton } from "./faucet-button";
 export { LinkWalletButton } from "./link-wallet-button";

@@ -1,13 +1,14 @@
 "use client";
 
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useState } from "react";
 import { type State, WagmiProvider } from "wagmi";
 import type { PublicChainInfo } from "@/lib/client/chain-info";
 import { getConfig, testWalletAccount } from "@/lib/client/wagmi";
 
-// wagmi + react-query for the wallet components, and the chain facts they need (USDC and
-// registry addresses, explorer). Mounted once in the root layout through <WalletRoot>.
+// wagmi for the wallet components, and the chain facts they need (USDC and registry
+// addresses, explorer). Mounted only by the routes that use a wallet (through <WalletRoot>
+// in their layout, or lazily by the creator dashboard), so other pages do not download the
+// wallet stack; TanStack Query comes from the root layout's <QueryProvider>.
 
 const ChainInfoContext = createContext<PublicChainInfo | null>(null);
 
@@ -20,16 +21,11 @@ export function WalletProvider({
   initialState?: State;
   children: ReactNode;
 }) {
-  // One config and one query client per page load (not per render).
+  // One config per page load (not per render).
   const [config] = useState(() => getConfig(info, { testWallet: testWalletAccount(info) }));
-  const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry: 1 } } }),
-  );
   return (
     <WagmiProvider config={config} initialState={initialState}>
-      <QueryClientProvider client={queryClient}>
-        <ChainInfoContext.Provider value={info}>{children}</ChainInfoContext.Provider>
-      </QueryClientProvider>
+      <ChainInfoContext.Provider value={info}>{children}</ChainInfoContext.Provider>
     </WagmiProvider>
   );
 }

@@ -7,11 +7,17 @@ import { getConfig } from "@/lib/client/wagmi";
 
 // Server side of the wallet setup: reads the chain configuration at request time (not at
 // build time) and the wallet connection remembered in the cookie, and hands both to the
-// client <WalletProvider>.
-export async function WalletRoot({ children }: { children: ReactNode }) {
+// client <WalletProvider>. Mounted by the layouts of the routes that use a wallet.
+
+/** What the client wallet provider needs from the server for this request. */
+export async function walletBootstrap() {
   const cookie = (await headers()).get("cookie");
   const info = publicChainInfo();
-  const initialState = cookieToInitialState(getConfig(info), cookie);
+  return { info, initialState: cookieToInitialState(getConfig(info), cookie) };
+}
+
+export async function WalletRoot({ children }: { children: ReactNode }) {
+  const { info, initialState } = await walletBootstrap();
   return (
     <WalletProvider info={info} initialState={initialState}>
       {children}
