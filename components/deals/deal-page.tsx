@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import type { User } from "@/lib/client/api";
 import { AcceptPanel } from "./accept-panel";
 import { DealHeader } from "./deal-header";
+import { DealTimeline } from "./deal-timeline";
 import { EscrowActions } from "./escrow-actions";
 import { TxLink } from "./escrow-views";
 import { type DealJson, formatUsdc } from "./format";
@@ -120,6 +121,7 @@ function DealView({ id, user }: { id: string; user: User }) {
           onChanged={reload}
         />
       ))}
+      {(viewer === "brand" || viewer === "creator") && <DealTimeline deal={deal} />}
     </div>
   );
 }

@@ -20,6 +20,7 @@ import {
   VerdictView,
 } from "./milestone-views";
 import { Badge, RequirementsView } from "./parts";
+import { type ReviewedMilestone, ReviewPanel } from "./review-panel";
 import { type RelayStatus, SettlePanel } from "./settle-panel";
 
 // One milestone on the deal page: what it pays and requires, where it stands, the latest
@@ -30,7 +31,7 @@ export type Viewer = "brand" | "creator" | "prospect";
 type Props = {
   index: number;
   deal: DealJson;
-  milestone: MilestoneJson;
+  milestone: ReviewedMilestone;
   viewer: Viewer;
   relay: RelayStatus | null;
   onChanged(): Promise<void>;
@@ -85,6 +86,7 @@ export function MilestoneCard({ index, deal, milestone: m, viewer, relay, onChan
       {viewer === "brand" && m.status !== "refunded" && (
         <SettlePanel deal={deal} milestone={m} relay={relay} onSettled={onChanged} />
       )}
+      <ReviewPanel deal={deal} milestone={m} viewer={viewer} onChanged={onChanged} />
     </article>
   );
 }

@@ -77,7 +77,8 @@ async function markPaid(db: Db, s: Settlement, txHash: string | null): Promise<S
         milestoneId: s.milestoneId,
         type: refundOnly ? "refunded" : "paid",
         data: {
-          amount: unitsToDecimal(s.amountUnits),
+          // For a refund, `amount` is what went back to the brand (as in the escrow's own refunds).
+          amount: unitsToDecimal(refundOnly ? s.refundUnits : s.amountUnits),
           refund: unitsToDecimal(s.refundUnits),
           txHash: txHash ?? s.txHash,
           recipient: s.recipient,

@@ -1,0 +1,127 @@
+"use client";
+
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { apiFetch, errorMessage } from "@/lib/client/api";
+import type { DealEventJson } from "@/lib/events/events";
+import { describeEvent, type EventActor } from "@/lib/notify/describe";
+import type { Page } from "@/lib/pagination";
+import { TxLink } from "./escrow-views";
+import { type DealJson, formatDate } from "./format";
+
+// The deal's activity log as a timeline, oldest first: every funding, submission (each
+// revision), verdict, appeal, decision and payment, with who did it. Read from
+// GET /api/deals/:id/events a page at a time; it refreshes whenever the deal changes.
+
+const EVENT_ICONS: Record<string, string> = {
+  created: "✎",
+  funded: "⬇",
+  taken: "🤝",
+  submitted: "↑",
+  verified: "✓",
+  rejected: "✕",
+  approved: "✓",
+  paid: "$",
+  refunded: "↩",
+  cancelled: "⦸",
+  expired: "⌛",
+  completed: "★",
+  appealed: "⚑",
+  decided: "⚖",
+  overdue: "⏰",
+  review_window_elapsed: "⏰",
+};
+
+type DealWithNames = DealJson & {
+  brand: ({ name?: string | null } & Record<string, unknown>) | null;
+  creator: ({ name?: string | null } & Record<string, unknown>) | null;
+};
+
+export function DealTimeline({ deal }: { deal: DealJson }) {
+  // Anything that changes the deal adds events: refetch when its state moves.
+  const version = [
+    deal.status,
+    deal.paid,
+    ...deal.milestones.map((m) => `${m.status}:${m.deliverable?.revision ?? 0}`),
+  ].join("|");
+  const events = useInfiniteQuery({
+    queryKey: ["deal-events", deal.id, version],
+    queryFn: ({ pageParam }) =>
+      apiFetch<Page<DealEventJson>>(
+        `/api/deals/${deal.id}/events?limit=50${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`,
+      ),
+    initialPageParam: "",
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+  const items = events.data?.pages.flatMap((p) => p.items) ?? [];
+  const named = deal as DealWithNames;
+  const actorOf = (e: DealEventJson): EventActor =>
+    e.actor?.id === deal.brandId
+      ? "brand"
+      : e.actor?.id && e.actor.id === deal.creatorId
+        ? "creator"
+        : "service";
+  const titleOf = (id: string | null) => deal.milestones.find((m) => m.id === id)?.title ?? null;
+
+  return (
+    <section className="card stack" aria-labelledby="timeline-title" data-testid="timeline">
+      <h2 id="timeline-title">Activity</h2>
+      {events.isPending && <p className="muted small">Loading the activity…</p>}
+      {events.isError && (
+        <div className="alert error small" role="alert">
+          Could not load the activity: {errorMessage(events.error)}{" "}
+          <button type="button" className="btn small ghost" onClick={() => void events.refetch()}>
+            Try again
+          </button>
+        </div>
+      )}
+      {!events.isPending && items.length === 0 && !events.isError && (
+        <p className="muted small">Nothing has happened yet.</p>
+      )}
+      <ol className="activity">
+        {items.map((e) => {
+          const text = describeEvent({
+            type: e.type,
+            data: e.data,
+            dealTitle: deal.title,
+            milestoneTitle: titleOf(e.milestoneId),
+            actor: actorOf(e),
+            brandName: (named.brand?.name as string | undefined) ?? null,
+            creatorName: (named.creator?.name as string | undefined) ?? null,
+          });
+          const txHash = typeof e.data.txHash === "string" ? e.data.txHash : null;
+          return (
+            <li key={e.id} className="activity-item" data-testid="timeline-item" data-type={e.type}>
+              <span className="activity-icon" aria-hidden="true">
+                {EVENT_ICONS[e.type] ?? "•"}
+              </span>
+              <div className="stack tight">
+                <span>{text.title}</span>
+                {text.detail && !txHash && (
+                  <span className="muted small activity-detail">{text.detail}</span>
+                )}
+                {txHash && (
+                  <span className="small">
+                    <TxLink hash={txHash} />
+                  </span>
+                )}
+                <time className="muted small" dateTime={e.createdAt}>
+                  {formatDate(e.createdAt, true)}
+                </time>
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+      {events.hasNextPage && (
+        <button
+          type="button"
+          className="btn secondary small"
+          onClick={() => void events.fetchNextPage()}
+          disabled={events.isFetchingNextPage}
+        >
+          {events.isFetchingNextPage ? "Loading…" : "Show more"}
+        </button>
+      )}
+    </section>
+  );
+}

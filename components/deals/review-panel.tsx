@@ -1,0 +1,575 @@
+"use client";
+
+import { useId, useState } from "react";
+import { ApiError, apiFetch } from "@/lib/client/api";
+import type { ReviewJson } from "@/lib/settle/review";
+import { AddressLink } from "./escrow-views";
+import {
+  type DealJson,
+  expectedPayout,
+  formatDate,
+  formatScore,
+  formatUnitsUsdc,
+  formatUsdc,
+  type MilestoneJson,
+  toUnits,
+} from "./format";
+import type { Viewer } from "./milestone-card";
+
+// People in the loop on one milestone: the brand's own decision (pay at a score it chooses
+// or uphold the rejection, with a reason), the creator's appeal of a rejection, the creator
+// settling once the brand let the review window pass, and the brand taking back a
+// milestone that is overdue with nothing delivered. Nothing that moves money goes on one
+// click: each shows exactly what moves, and asks.
+
+export type ReviewedMilestone = MilestoneJson & { review?: ReviewJson };
+
+type Props = {
+  deal: DealJson;
+  milestone: ReviewedMilestone;
+  viewer: Viewer;
+  onChanged(): Promise<void>;
+};
+
+const asApiError = (err: unknown) =>
+  err instanceof ApiError ? err : new ApiError("internal", String(err), 0);
+
+export function ReviewPanel({ deal, milestone: m, viewer, onChanged }: Props) {
+  const review = m.review;
+  if (!review || (deal.status !== "active" && deal.status !== "completed")) return null;
+  return (
+    <>
+      {review.decision && <DecisionView review={review} refunded={m.status === "refunded"} />}
+      {review.appeal && !review.decision && <AppealView review={review} viewer={viewer} />}
+      {viewer === "brand" &&
+        !review.decision &&
+        (m.status === "rejected" || m.status === "submitted") && (
+          <DecisionForm deal={deal} milestone={m} onChanged={onChanged} />
+        )}
+      {viewer === "brand" && review.overdue && (
+        <OverdueRefund deal={deal} milestone={m} onChanged={onChanged} />
+      )}
+      {viewer === "creator" && m.status === "rejected" && !review.appeal && !review.decision && (
+        <AppealForm milestone={m} onChanged={onChanged} />
+      )}
+      {viewer === "creator" && m.status === "submitted" && (
+        <CreatorSettle deal={deal} milestone={m} review={review} onChanged={onChanged} />
+      )}
+    </>
+  );
+}
+
+function DecisionView({ review, refunded }: { review: ReviewJson; refunded: boolean }) {
+  const d = review.decision;
+  if (!d) return null;
+  return (
+    <div className={d.approved ? "alert ok small" : "alert small"} data-testid="decision">
+      <strong>
+        {d.approved
+          ? `${d.decidedBy.name} decided to pay at ${formatScore(d.score)}`
+          : refunded
+            ? `${d.decidedBy.name} took this milestone back`
+            : `${d.decidedBy.name} upheld the rejection`}
+      </strong>{" "}
+      on {formatDate(d.decidedAt, true)}: “{d.reason}”
+    </div>
+  );
+}
+
+function AppealView({ review, viewer }: { review: ReviewJson; viewer: Viewer }) {
+  const a = review.appeal;
+  if (!a) return null;
+  return (
+    <div className="alert warn small" data-testid="appeal">
+      <strong>{viewer === "creator" ? "You appealed" : "The creator appealed"}</strong> the verdict
+      on {formatDate(a.createdAt, true)}: “{a.reason}”
+      {a.status === "open" &&
+        (viewer === "creator"
+          ? " — waiting for the brand’s decision."
+          : " — your decision below answers it.")}
+    </div>
+  );
+}
+
+/** The brand decides: pay at a chosen percentage, or uphold the rejection; then confirms. */
+function DecisionForm({
+  deal,
+  milestone: m,
+  onChanged,
+}: {
+  deal: DealJson;
+  milestone: ReviewedMilestone;
+  onChanged(): Promise<void>;
+}) {
+  const id = useId();
+  const [open, setOpen] = useState(m.review?.appeal?.status === "open");
+  const [approve, setApprove] = useState(true);
+  const [percent, setPercent] = useState(
+    String(Math.round((m.verdict?.approved ? m.verdict.score : 1) * 100)),
+  );
+  const [reason, setReason] = useState("");
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+
+  const pct = Number(percent);
+  const pctValid = percent.trim() !== "" && Number.isFinite(pct) && pct > 0 && pct <= 100;
+  const reasonValid = reason.trim().length >= 3;
+  const score = pct / 100;
+  const payout = approve && pctValid ? expectedPayout(m.amount, score) : null;
+  const back = payout === null ? null : toUnits(m.amount) - toUnits(payout);
+
+  async function submit() {
+    setBusy(true);
+    setError(null);
+    try {
+      await apiFetch(`/api/milestones/${m.id}/decision`, {
+        body: approve
+          ? { approve, score, reason: reason.trim() }
+          : { approve, reason: reason.trim() },
+        headers: { "idempotency-key": crypto.randomUUID() },
+      });
+      setConfirming(false);
+      await onChanged();
+    } catch (err) {
+      setError(asApiError(err));
+      setConfirming(false);
+      await onChanged();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (!open)
+    return (
+      <div className="row">
+        <button
+          type="button"
+          className="btn secondary"
+          onClick={() => setOpen(true)}
+          data-testid="decide-open"
+        >
+          {m.status === "rejected" ? "Review the rejection yourself" : "Decide without the AI"}
+        </button>
+      </div>
+    );
+
+  return (
+    <section
+      className="stack tight review-form"
+      aria-labelledby={`${id}-title`}
+      data-testid="decision-form"
+    >
+      <h3 id={`${id}-title`}>Your decision</h3>
+      <p className="muted small">
+        Your decision replaces the AI’s verdict for this submission. It is final for this revision,
+        and the creator sees it with your reason.
+      </p>
+      <fieldset className="choice stack tight" disabled={busy || confirming}>
+        <legend>What should happen?</legend>
+        <label className="radio">
+          <input
+            type="radio"
+            name={`${id}-kind`}
+            checked={approve}
+            onChange={() => setApprove(true)}
+          />
+          Pay the creator
+        </label>
+        <label className="radio">
+          <input
+            type="radio"
+            name={`${id}-kind`}
+            checked={!approve}
+            onChange={() => setApprove(false)}
+          />
+          Uphold the rejection (nothing is paid; the creator can submit again)
+        </label>
+        {approve && (
+          <label className="field" htmlFor={`${id}-pct`}>
+            <span>Share of the milestone to pay (%)</span>
+            <input
+              id={`${id}-pct`}
+              type="number"
+              inputMode="decimal"
+              min={1}
+              max={100}
+              step={1}
+              value={percent}
+              onChange={(e) => setPercent(e.target.value)}
+              aria-invalid={!pctValid}
+              aria-describedby={`${id}-pct-help`}
+              data-testid="decision-percent"
+            />
+            <span id={`${id}-pct-help`} className={pctValid ? "muted small" : "field-error"}>
+              {pctValid
+                ? `${formatUsdc(payout ?? 0)} to the creator, ${formatUnitsUsdc(back ?? 0n)} back to you.`
+                : "Enter a share between 1 % and 100 %."}
+            </span>
+          </label>
+        )}
+        <label className="field" htmlFor={`${id}-reason`}>
+          <span>Reason (the creator sees it)</span>
+          <textarea
+            id={`${id}-reason`}
+            rows={3}
+            maxLength={2000}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            data-testid="decision-reason"
+          />
+        </label>
+      </fieldset>
+      {error && (
+        <div className="alert error small" role="alert">
+          {error.message}
+          {error.status === 502 && " The decision is recorded; the payment finishes on its own."}
+        </div>
+      )}
+      {confirming ? (
+        <div className="confirm stack tight" data-testid="decision-confirm">
+          {approve && payout !== null && back !== null ? (
+            <>
+              <strong>
+                Release “{m.title}” at {formatScore(score)}?
+              </strong>
+              <dl className="split-facts">
+                <div>
+                  <dt>To the creator</dt>
+                  <dd className="kv-value">
+                    {formatUsdc(payout)}{" "}
+                    {deal.escrow.creatorWallet && (
+                      <span className="muted small">
+                        to <AddressLink address={deal.escrow.creatorWallet} />
+                      </span>
+                    )}
+                  </dd>
+                </div>
+                <div>
+                  <dt>Back to you</dt>
+                  <dd className="kv-value">{formatUnitsUsdc(back)}</dd>
+                </div>
+              </dl>
+              <span className="muted small">One escrow transaction; it cannot be undone.</span>
+            </>
+          ) : (
+            <>
+              <strong>Uphold the rejection of “{m.title}”?</strong>
+              <span className="small">
+                Nothing moves: {formatUsdc(m.amount)} stays in the escrow, and the creator can
+                submit a new version.
+              </span>
+            </>
+          )}
+          <div className="row">
+            <button
+              type="button"
+              className="btn"
+              onClick={() => void submit()}
+              disabled={busy}
+              data-testid="decision-confirm-button"
+            >
+              {busy ? "Working…" : approve ? "Confirm and pay" : "Confirm"}
+            </button>
+            <button
+              type="button"
+              className="btn ghost"
+              onClick={() => setConfirming(false)}
+              disabled={busy}
+            >
+              Back
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="row">
+          <button
+            type="button"
+            className="btn"
+            disabled={busy || !reasonValid || (approve && !pctValid)}
+            onClick={() => setConfirming(true)}
+            data-testid="decision-review"
+          >
+            {approve ? "Review payment…" : "Review decision…"}
+          </button>
+          <button type="button" className="btn ghost" onClick={() => setOpen(false)}>
+            Cancel
+          </button>
+          {!reasonValid && <span className="muted small">Write a short reason first.</span>}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function AppealForm({
+  milestone: m,
+  onChanged,
+}: {
+  milestone: ReviewedMilestone;
+  onChanged(): Promise<void>;
+}) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const valid = reason.trim().length >= 3;
+
+  async function submit() {
+    setBusy(true);
+    setError(null);
+    try {
+      await apiFetch(`/api/milestones/${m.id}/appeal`, { body: { reason: reason.trim() } });
+      await onChanged();
+    } catch (err) {
+      setError(asApiError(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (!open)
+    return (
+      <div className="row">
+        <button
+          type="button"
+          className="btn secondary"
+          onClick={() => setOpen(true)}
+          data-testid="appeal-open"
+        >
+          Appeal this verdict
+        </button>
+        <span className="muted small">or fix it and submit a new version below.</span>
+      </div>
+    );
+  return (
+    <section
+      className="stack tight review-form"
+      aria-labelledby={`${id}-title`}
+      data-testid="appeal-form"
+    >
+      <h3 id={`${id}-title`}>Appeal to the brand</h3>
+      <p className="muted small">
+        The brand reviews your submission itself and decides, with a reason. You can appeal each
+        version once.
+      </p>
+      <label className="field" htmlFor={`${id}-reason`}>
+        <span>Why the verdict is wrong</span>
+        <textarea
+          id={`${id}-reason`}
+          rows={3}
+          maxLength={2000}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          disabled={busy}
+          data-testid="appeal-reason"
+        />
+      </label>
+      {error && (
+        <div className="alert error small" role="alert">
+          {error.message}
+        </div>
+      )}
+      <div className="row">
+        <button
+          type="button"
+          className="btn"
+          onClick={() => void submit()}
+          disabled={busy || !valid}
+          data-testid="appeal-submit"
+        >
+          {busy ? "Sending…" : "Send appeal"}
+        </button>
+        <button type="button" className="btn ghost" onClick={() => setOpen(false)} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** The creator settles once the brand let the review window pass. */
+function CreatorSettle({
+  deal,
+  milestone: m,
+  review,
+  onChanged,
+}: {
+  deal: DealJson;
+  milestone: ReviewedMilestone;
+  review: ReviewJson;
+  onChanged(): Promise<void>;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [outcome, setOutcome] = useState<string | null>(null);
+
+  if (!review.creatorMaySettle)
+    return review.windowEndsAt ? (
+      <p className="muted small" data-testid="review-window">
+        The brand has until {formatDate(review.windowEndsAt, true)} to review this. If it has not by
+        then, you can settle it yourself.
+      </p>
+    ) : null;
+
+  async function settle() {
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await apiFetch<{ outcome: string }>("/api/settle", {
+        body: { milestoneId: m.id },
+        headers: { "idempotency-key": crypto.randomUUID() },
+      });
+      setOutcome(res.outcome);
+      setConfirming(false);
+      await onChanged();
+    } catch (err) {
+      setError(asApiError(err));
+      setConfirming(false);
+      await onChanged();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="stack tight review-form" data-testid="creator-settle">
+      <p className="small">
+        <strong>The brand did not review this in time.</strong> You can settle it yourself: the AI
+        checks it against the brief exactly as for the brand, and if it passes (at least{" "}
+        {formatScore(deal.minScore)}) the escrow pays you {formatUsdc(m.amount)} × its score.
+      </p>
+      {outcome === "rejected" && (
+        <div className="alert error small" role="status">
+          The AI did not approve it. You can appeal or submit a new version.
+        </div>
+      )}
+      {error && (
+        <div className="alert error small" role="alert">
+          {error.message}
+        </div>
+      )}
+      {confirming ? (
+        <div className="confirm stack tight" data-testid="creator-settle-confirm">
+          <strong>Verify and settle “{m.title}” now?</strong>
+          <span className="small">
+            If it passes, one escrow transaction pays you and returns the rest to the brand. It
+            cannot be undone.
+          </span>
+          <div className="row">
+            <button
+              type="button"
+              className="btn"
+              onClick={() => void settle()}
+              disabled={busy}
+              data-testid="creator-settle-confirm-button"
+            >
+              {busy ? "Verifying and paying…" : "Confirm"}
+            </button>
+            <button
+              type="button"
+              className="btn ghost"
+              onClick={() => setConfirming(false)}
+              disabled={busy}
+            >
+              Back
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="row">
+          <button
+            type="button"
+            className="btn"
+            onClick={() => setConfirming(true)}
+            data-testid="creator-settle-button"
+          >
+            Settle it myself
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The brand takes back a milestone past its due date with nothing delivered. */
+function OverdueRefund({
+  deal,
+  milestone: m,
+  onChanged,
+}: {
+  deal: DealJson;
+  milestone: ReviewedMilestone;
+  onChanged(): Promise<void>;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+
+  async function refund() {
+    setBusy(true);
+    setError(null);
+    try {
+      await apiFetch(`/api/milestones/${m.id}/refund`, {
+        body: {},
+        headers: { "idempotency-key": crypto.randomUUID() },
+      });
+      setConfirming(false);
+      await onChanged();
+    } catch (err) {
+      setError(asApiError(err));
+      setConfirming(false);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="stack tight review-form" data-testid="overdue">
+      <p className="small">
+        <strong>Overdue:</strong> it was due {formatDate(m.dueAt, true)} and nothing has been
+        delivered. You can take its {formatUsdc(m.amount)} back from the escrow.
+      </p>
+      {error && (
+        <div className="alert error small" role="alert">
+          {error.message}
+        </div>
+      )}
+      {confirming ? (
+        <div className="confirm stack tight">
+          <strong>Take {formatUsdc(m.amount)} back?</strong>
+          <span className="small">
+            The escrow returns it to{" "}
+            {deal.escrow.brandWallet ? (
+              <AddressLink address={deal.escrow.brandWallet} />
+            ) : (
+              "your wallet"
+            )}
+            ; the creator can no longer deliver this milestone.
+          </span>
+          <div className="row">
+            <button type="button" className="btn" onClick={() => void refund()} disabled={busy}>
+              {busy ? "Refunding…" : "Confirm refund"}
+            </button>
+            <button
+              type="button"
+              className="btn ghost"
+              onClick={() => setConfirming(false)}
+              disabled={busy}
+            >
+              Back
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="row">
+          <button type="button" className="btn secondary" onClick={() => setConfirming(true)}>
+            Take it back
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
