@@ -64,7 +64,10 @@ export function SignInPanel({ mode, next }: { mode: SignInMode; next: string | n
       let idToken = String(form.get("idToken") ?? "").trim();
       if (mode === "dev") {
         const res = await apiFetch<{ idToken: string }>("/api/dev/id-token", {
-          body: { email: String(form.get("email") ?? "").trim() },
+          body: {
+            email: String(form.get("email") ?? "").trim(),
+            embeddedWallet: form.get("embeddedWallet") === "on",
+          },
         });
         idToken = res.idToken;
       }
@@ -132,6 +135,19 @@ export function SignInPanel({ mode, next }: { mode: SignInMode; next: string | n
                 E-mail
                 <input name="email" type="email" required autoComplete="email" />
               </label>
+              <label className="row" style={{ flexDirection: "row", fontWeight: 500 }}>
+                <input
+                  type="checkbox"
+                  name="embeddedWallet"
+                  aria-describedby="embedded-wallet-hint"
+                />
+                No browser wallet? Use an embedded wallet
+              </label>
+              <p id="embedded-wallet-hint" className="muted small">
+                Like a real provider&apos;s embedded wallet: the identity provider keeps the key and
+                puts the wallet in your sign-in token, so payouts can go to it without an extension.
+                (Demo: the key is held by this server.)
+              </p>
             </>
           ) : (
             <>

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { createHmac, generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import {
   type CryptoKey,
@@ -8,6 +8,8 @@ import {
   type JWK,
   SignJWT,
 } from "jose";
+import { type Address, type Hex, isAddressEqual } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { readOrCreateSecretFile } from "@/lib/auth/local-secrets";
 import { appUrl, dataDir, devIdpEnabled, env } from "@/lib/env";
 import { notFound } from "@/lib/errors";
@@ -62,15 +64,48 @@ export async function devIdpJwks(): Promise<JSONWebKeySet> {
 /** A stable subject per e-mail, so signing in again with one address is the same user. */
 export const devIdpSubject = (email: string) => `dev|${email.trim().toLowerCase()}`;
 
+// ── The embedded wallet stand-in ──────────────────────────────────────────────────────
+// Providers such as Web3Auth or Privy give a user without a browser wallet an embedded
+// one, and put its address in the ID token: the provider holds (shares of) the key, and its
+// login is the proof. The dev provider stands in for that: per subject it derives a wallet
+// from a seed kept under DATA_DIR (server-held, never sent anywhere) and, when asked, puts
+// that address — and only that address — in the token. It never signs an address a caller
+// chose, so nobody can claim somebody else's wallet through it.
+
+const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+export const devWalletSeedFile = (dir: string = dataDir()) => path.join(dir, "dev-idp-wallet-seed");
+
+/** The private key of the dev provider's embedded wallet for a subject (deterministic). */
+export function devEmbeddedWalletKey(subject: string): Hex {
+  const seed = readOrCreateSecretFile(devWalletSeedFile(), () => randomBytes(32).toString("hex"));
+  for (let counter = 0; ; counter++) {
+    const digest = createHmac("sha256", seed)
+      .update(`embedded-wallet:${counter}:${subject}`)
+      .digest("hex");
+    const n = BigInt(`0x${digest}`);
+    if (n > 0n && n < SECP256K1_ORDER) return `0x${digest}`;
+  }
+}
+
+/** The address of the dev provider's embedded wallet for a subject. */
+export const devEmbeddedWallet = (subject: string): Address =>
+  privateKeyToAccount(devEmbeddedWalletKey(subject)).address;
+
+/** True when `address` is the embedded wallet this dev provider derives for `subject`. */
+export function isDevEmbeddedWallet(subject: string, address: string): boolean {
+  return isAddressEqual(devEmbeddedWallet(subject), address as Address);
+}
+
 /**
  * An ID token for `email` as a real provider would issue it: the configured e-mail and
- * wallet claim names (IDP_EMAIL_CLAIM / IDP_WALLET_CLAIM), iss, aud, sub, iat, exp.
+ * wallet claim names (IDP_EMAIL_CLAIM / IDP_WALLET_CLAIM), iss, aud, sub, iat, exp. With
+ * `embeddedWallet`, the wallet claim holds the subject's embedded wallet (see above).
  */
-export async function signDevIdToken(p: { email: string; walletAddress?: string }) {
+export async function signDevIdToken(p: { email: string; embeddedWallet?: boolean }) {
   const e = env();
   const { kid, privateKey } = await devKey();
   const claims: Record<string, unknown> = { [e.IDP_EMAIL_CLAIM]: p.email, email_verified: true };
-  if (p.walletAddress) claims[e.IDP_WALLET_CLAIM] = p.walletAddress;
+  if (p.embeddedWallet) claims[e.IDP_WALLET_CLAIM] = devEmbeddedWallet(devIdpSubject(p.email));
   return new SignJWT(claims)
     .setProtectedHeader({ alg: DEV_IDP_ALG, kid, typ: "JWT" })
     .setIssuer(devIdpIssuer(e))

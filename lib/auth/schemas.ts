@@ -37,5 +37,16 @@ export const walletLinkBody = z.object({
 
 export const devIdTokenBody = z.object({
   email: z.email().max(320),
-  walletAddress: addressSchema.optional(),
+  /** Put the subject's embedded wallet (derived by the dev provider) in the token. */
+  embeddedWallet: z.boolean().optional(),
+  /**
+   * Refused: the dev provider never vouches for an address the caller names (anyone could
+   * claim anyone's wallet). Prove an address by signature (POST /api/auth/wallet) instead.
+   */
+  walletAddress: z
+    .never({
+      error:
+        "the dev identity provider does not sign an address you name: use embeddedWallet, or prove a wallet by signature (POST /api/auth/wallet)",
+    })
+    .optional(),
 });

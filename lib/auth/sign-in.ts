@@ -1,10 +1,12 @@
 import type { DbOrTx } from "@/db/client";
 import { linkIdentityWallet, upsertUserByIdentity } from "@/db/queries/users";
 import type { ProfileType, User } from "@/db/schema";
+import { isDevEmbeddedWallet } from "@/lib/auth/dev-idp";
 import {
   type IdentityConfig,
   identityConfig,
   isDevProvider,
+  usesDevIdentityProvider,
   type VerifiedIdentity,
   verifyIdentityToken,
 } from "@/lib/auth/identity";
@@ -17,9 +19,9 @@ export type SignInResult = { user: User; session: SessionToken };
 /**
  * Verifies the identity token before writing anything, upserts the user by (issuer,
  * subject), records a wallet the token delivers when the user has none and nobody else
- * holds it (never failing the login over it), and issues a session token. The dev
- * provider's wallet claim is ignored: it signs whatever the caller asks for, so there a
- * wallet is proven only by a signature (POST /api/auth/wallet).
+ * holds it (never failing the login over it), and issues a session token. From the dev
+ * provider only its own derived embedded wallet counts (the stand-in for a provider's
+ * embedded wallet); any other address is proven only by a signature (POST /api/auth/wallet).
  */
 export async function signIn(
   db: DbOrTx,
@@ -48,7 +50,13 @@ export async function userForIdentity(
     email: identity.email,
     profileType,
   });
-  const trustsWalletClaim = !isDevProvider(config);
+  // A real provider vouches for the wallet it delivers; the dev provider only for the
+  // embedded wallet it derives itself (lib/auth/dev-idp.ts), never for another address.
+  const trustsWalletClaim =
+    !isDevProvider(config) ||
+    (identity.walletAddress !== null &&
+      usesDevIdentityProvider(config) &&
+      isDevEmbeddedWallet(identity.subject, identity.walletAddress));
   if (trustsWalletClaim && identity.walletAddress && !user.walletAddress) {
     user =
       (await linkIdentityWallet(db, { userId: user.id, walletAddress: identity.walletAddress })) ??

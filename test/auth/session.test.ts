@@ -1,6 +1,5 @@
 import { and, eq } from "drizzle-orm";
 import { decodeJwt } from "jose";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { GET as meGET } from "@/app/api/auth/me/route";
 import { DELETE as sessionDELETE, POST as sessionPOST } from "@/app/api/auth/session/route";
@@ -215,10 +214,9 @@ describe("DELETE /api/auth/session (sign-out)", () => {
   });
 });
 
-describe("a wallet in the dev identity provider's token", () => {
-  it("is not linked: with the dev provider a wallet is proven only by a signature", async () => {
-    const account = privateKeyToAccount(generatePrivateKey());
-    const { user } = await signIn({ walletAddress: account.address });
+describe("a wallet and the dev identity provider", () => {
+  it("no wallet unless asked: with the dev provider a wallet is proven by a signature or is its embedded one (test/auth/embedded-wallet.test.ts)", async () => {
+    const { user } = await signIn();
     expect(user.walletAddress).toBeNull();
     const db = await getDb();
     const [row] = await db.select().from(users).where(eq(users.id, user.id));

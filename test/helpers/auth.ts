@@ -15,17 +15,22 @@ export type TestSession = { user: UserJson; token: string; cookie: string; expir
 
 export const uniqueEmail = (prefix = "user") => `${prefix}-${randomUUID()}@example.test`;
 
-export async function devIdToken(email: string, walletAddress?: string): Promise<string> {
-  const res = await call(devIdTokenPOST, { body: { email, walletAddress } });
+export async function devIdToken(
+  email: string,
+  opts: { embeddedWallet?: boolean } = {},
+): Promise<string> {
+  const res = await call(devIdTokenPOST, { body: { email, ...opts } });
   if (res.status !== 200)
     throw new Error(`dev id-token: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.idToken as string;
 }
 
 export async function signIn(
-  opts: { email?: string; profileType?: ProfileType; walletAddress?: string } = {},
+  opts: { email?: string; profileType?: ProfileType; embeddedWallet?: boolean } = {},
 ): Promise<TestSession> {
-  const idToken = await devIdToken(opts.email ?? uniqueEmail(), opts.walletAddress);
+  const idToken = await devIdToken(opts.email ?? uniqueEmail(), {
+    embeddedWallet: opts.embeddedWallet,
+  });
   const res = await call(sessionPOST, { body: { idToken, profileType: opts.profileType } });
   if (res.status !== 200) throw new Error(`sign-in: ${res.status} ${JSON.stringify(res.body)}`);
   const { user, token, expiresAt } = res.body as {
