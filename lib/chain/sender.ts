@@ -10,17 +10,19 @@ import {
 } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import type { Db, Tx } from "@/db/client";
-import { type ChainTransaction, chainTransactions } from "@/db/schema";
+import { type ChainTransaction, chainTransactions, signerNonces } from "@/db/schema";
 import { type ChainConfig, chainConfig, publicClient } from "@/lib/chain/config";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 
 // The one way the service sends a transaction. Per signer and chain:
-//  1. estimate gas and fees and read the node's nonce, then under a Postgres advisory lock
-//     (no network inside it) pick the nonce, sign, and record the row (with the raw bytes
-//     and the hash) before anything is broadcast — in the caller's transaction
-//     too, through `link`, so e.g. a settlement and its transfer are recorded together;
+//  1. estimate gas and fees, then under the lock of the signer's row in `signer_nonces`
+//     (no network inside it) take the next nonce, sign, and record the row (with the raw
+//     bytes and the hash) before anything is broadcast — in the caller's transaction
+//     too, through `link`, so e.g. a settlement and its transfer are recorded together.
+//     The node's nonce is read only to (re)synchronise that row: the first time a process
+//     uses a signer (or the row is missing) and after the node refused one of our nonces;
 //  2. broadcast the recorded bytes;
 //  3. wait for the receipt (bounded) — only `status === "success"` is confirmed.
 // A failure at any point leaves a row that `resumeTransaction` finishes: it finds the
@@ -52,8 +54,6 @@ export function isTransportError(err: unknown): boolean {
   );
 }
 
-const lockKey = (chainId: number, from: Address) => `nonce:${chainId}:${from.toLowerCase()}`;
-
 const accounts = new Map<Hex, PrivateKeyAccount>();
 /** Deriving an account from its key costs a millisecond of CPU: once per key and process. */
 export function signerAccount(key: Hex): PrivateKeyAccount {
@@ -66,15 +66,18 @@ export function signerAccount(key: Hex): PrivateKeyAccount {
 }
 
 /**
- * The lowest nonce at or above `onChain` (the node's pending count, read before the lock)
- * that no live row of ours holds. A count read a moment ago can only be too low, never too
- * high, and every nonce of ours between it and now has a live row, so it stays correct.
+ * The lowest nonce at or above `start` that no live row of ours holds. `start` is the
+ * signer row's counter, or when resynchronising the node's pending count read before the
+ * lock: a count read a moment ago can only be too low, never too high, and every nonce of
+ * ours between it and now has a live row, so it stays correct. With the counter in step
+ * this finds no row (one index probe); after a rewind (a refused nonce was freed) it skips
+ * the nonces still held above it.
  */
 async function nextNonce(
   tx: Tx,
   config: ChainConfig,
   from: Address,
-  onChain: number,
+  start: number,
 ): Promise<number> {
   const held = await tx
     .select({ nonce: chainTransactions.nonce })
@@ -83,7 +86,7 @@ async function nextNonce(
       and(
         eq(chainTransactions.chainId, config.chainId),
         eq(chainTransactions.fromAddress, from),
-        gte(chainTransactions.nonce, onChain),
+        gte(chainTransactions.nonce, start),
         or(
           sql`${chainTransactions.status} <> 'failed'`,
           sql`${chainTransactions.blockNumber} is not null`,
@@ -91,12 +94,70 @@ async function nextNonce(
       ),
     )
     .orderBy(asc(chainTransactions.nonce));
-  let nonce = onChain;
+  let nonce = start;
   for (const row of held) {
     if (row.nonce !== nonce) break;
     nonce++;
   }
   return nonce;
+}
+
+/** Signers whose nonce row this process has synchronised with the chain since it started. */
+const synced = new Set<string>();
+const signerId = (chainId: number, from: Address) => `${chainId}:${from.toLowerCase()}`;
+
+/**
+ * Takes the signer's next nonce under its row lock (held until the caller's transaction
+ * commits, so concurrent senders queue here, across processes too). `onChain` (the node's
+ * pending count) is given when resynchronising; without it a missing row returns null
+ * and the caller reads the node first.
+ */
+async function allocateNonce(
+  tx: Tx,
+  config: ChainConfig,
+  from: Address,
+  onChain: number | null,
+): Promise<number | null> {
+  const where = and(eq(signerNonces.chainId, config.chainId), eq(signerNonces.address, from));
+  if (onChain !== null)
+    await tx
+      .insert(signerNonces)
+      .values({ chainId: config.chainId, address: from, nextNonce: onChain })
+      .onConflictDoNothing();
+  const [row] = await tx
+    .select({ nextNonce: signerNonces.nextNonce })
+    .from(signerNonces)
+    .where(where)
+    .for("update");
+  if (!row) return null;
+  const nonce = await nextNonce(tx, config, from, onChain ?? row.nextNonce);
+  await tx
+    .update(signerNonces)
+    .set({ nextNonce: nonce + 1, updatedAt: new Date() })
+    .where(where);
+  return nonce;
+}
+
+/**
+ * After the node refused a nonce of ours: a nonce it says is free (never used) goes back
+ * to the counter; one it says another transaction used (the key is used elsewhere too)
+ * moves the counter past the node's count. Either way the next allocation is right
+ * without asking the node again.
+ */
+async function resyncNonce(
+  db: Db,
+  row: ChainTransaction,
+  onChain: { mined: number; pending: number },
+): Promise<void> {
+  const where = and(
+    eq(signerNonces.chainId, row.chainId),
+    eq(signerNonces.address, row.fromAddress),
+  );
+  const next =
+    onChain.mined > row.nonce
+      ? sql`greatest(${signerNonces.nextNonce}, ${onChain.pending})`
+      : sql`least(${signerNonces.nextNonce}, ${row.nonce})`;
+  await db.update(signerNonces).set({ nextNonce: next, updatedAt: new Date() }).where(where);
 }
 
 /**
@@ -115,8 +176,11 @@ export async function recordTransaction(
   const config = chainConfig();
   const account = signerAccount(key);
   const client = publicClient();
+  const signer = signerId(config.chainId, account.address);
+  const readNonce = () =>
+    client.getTransactionCount({ address: account.address, blockTag: "pending" });
   try {
-    const [gas, fees, onChain] = await Promise.all([
+    const [gas, fees, first] = await Promise.all([
       client.estimateGas({
         account: account.address,
         to: req.to,
@@ -124,43 +188,50 @@ export async function recordTransaction(
         value: req.value,
       }),
       client.estimateFeesPerGas(),
-      client.getTransactionCount({ address: account.address, blockTag: "pending" }),
+      synced.has(signer) ? null : readNonce(),
     ]);
-    return await db.transaction(async (tx) => {
-      await tx.execute(
-        sql`select pg_advisory_xact_lock(hashtext(${lockKey(config.chainId, account.address)}))`,
-      );
-      const nonce = await nextNonce(tx, config, account.address, onChain);
-      const raw = await account.signTransaction({
-        chainId: config.chainId,
-        type: "eip1559",
-        to: req.to,
-        data: req.data,
-        value: req.value ?? 0n,
-        nonce,
-        gas: (gas * 12n) / 10n,
-        maxFeePerGas: fees.maxFeePerGas,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      });
-      const [row] = await tx
-        .insert(chainTransactions)
-        .values({
+    let onChain = first;
+    for (;;) {
+      const recorded = await db.transaction(async (tx) => {
+        const nonce = await allocateNonce(tx, config, account.address, onChain);
+        if (nonce === null) return null;
+        const raw = await account.signTransaction({
           chainId: config.chainId,
-          fromAddress: account.address,
-          nonce,
-          toAddress: req.to,
+          type: "eip1559",
+          to: req.to,
           data: req.data,
-          valueWei: req.value ?? 0n,
-          rawTx: raw,
-          hash: keccak256(raw),
-          purpose: req.purpose,
-          status: "pending",
-        })
-        .returning();
-      if (!row) throw new Error("insert returned no transaction row");
-      if (link) await link(tx, row);
-      return row;
-    });
+          value: req.value ?? 0n,
+          nonce,
+          gas: (gas * 12n) / 10n,
+          maxFeePerGas: fees.maxFeePerGas,
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+        });
+        const [row] = await tx
+          .insert(chainTransactions)
+          .values({
+            chainId: config.chainId,
+            fromAddress: account.address,
+            nonce,
+            toAddress: req.to,
+            data: req.data,
+            valueWei: req.value ?? 0n,
+            rawTx: raw,
+            hash: keccak256(raw),
+            purpose: req.purpose,
+            status: "pending",
+          })
+          .returning();
+        if (!row) throw new Error("insert returned no transaction row");
+        if (link) await link(tx, row);
+        return row;
+      });
+      if (recorded) {
+        synced.add(signer);
+        return recorded;
+      }
+      // No row for this signer (a new database, or it was removed): read the node once.
+      onChain = await readNonce();
+    }
   } catch (err) {
     if (isTransportError(err)) throw chainUnavailable(err);
     if (err instanceof BaseError) {
@@ -271,13 +342,14 @@ async function settleRejectedBroadcast(
   if (late) return update(db, row.id, receiptOutcome(late));
   if (mined > row.nonce || pending <= row.nonce) {
     log.error("transaction not accepted by the node", { id: row.id, purpose: row.purpose, err });
-    await update(db, row.id, {
+    const failed = await update(db, row.id, {
       status: "failed",
       error:
         mined > row.nonce
           ? "nonce used by another transaction"
           : (err instanceof Error ? err.message : "refused").slice(0, 500),
     });
+    await resyncNonce(db, failed, { mined, pending });
     throw refused(err);
   }
   // Another transaction of ours holds this nonce in the pool: wait for it to resolve.
@@ -285,10 +357,13 @@ async function settleRejectedBroadcast(
   throw chainUnavailable(err);
 }
 
-/** Broadcasts the recorded bytes. A node that already has them is not an error. */
+/**
+ * Broadcasts the recorded bytes. A node that already has them is not an error. An earlier
+ * row of ours that never reached the node would hold this one back: that is looked for
+ * when the receipt is late (awaitReceipt) and on resumes, not before every broadcast.
+ */
 export async function broadcast(db: Db, row: ChainTransaction): Promise<ChainTransaction> {
   if (!row.rawTx) throw new Error(`chain transaction ${row.id} has no signed bytes`);
-  await fillNonceGap(db, row);
   try {
     await publicClient().sendRawTransaction({ serializedTransaction: row.rawTx as Hex });
   } catch (err) {
@@ -328,12 +403,14 @@ async function receiptOf(hash: Hex) {
 export async function pollReceipt(
   hash: Hex,
   timeoutMs: number,
+  onLate?: () => Promise<void>,
 ): Promise<TransactionReceipt | null> {
   const deadline = Date.now() + timeoutMs;
   const ceiling = chainConfig().known.name === "local" ? 200 : 2_000;
   for (let delay = 25; ; delay = Math.min(delay * 2, ceiling)) {
     const receipt = await receiptOf(hash);
     if (receipt) return receipt;
+    if (onLate && delay === 25) await onLate();
     const left = deadline - Date.now();
     if (left <= 0) return null;
     await new Promise((r) => setTimeout(r, Math.min(delay, left)));
@@ -349,7 +426,8 @@ export async function awaitReceipt(
   row: ChainTransaction,
   timeoutMs = env().TX_RECEIPT_TIMEOUT_SECONDS * 1000,
 ): Promise<ChainTransaction> {
-  const receipt = await pollReceipt(row.hash as Hex, timeoutMs);
+  // Not mined at once: perhaps an earlier nonce of ours never reached the node.
+  const receipt = await pollReceipt(row.hash as Hex, timeoutMs, () => fillNonceGap(db, row));
   return receipt ? update(db, row.id, receiptOutcome(receipt)) : row;
 }
 
@@ -378,8 +456,12 @@ export async function resumeTransaction(
   // failed (refused, nonce freed and maybe reused) must never be re-broadcast.
   const current = (await getChainTransaction(db, row.id)) ?? row;
   if (current.status === "confirmed" || current.status === "failed") return current;
-  const receipt = await receiptOf(current.hash as Hex);
-  if (receipt) return update(db, current.id, receiptOutcome(receipt));
+  // Sent before: it may be mined already. A `pending` row was never sent, or its send was
+  // cut short — a broadcast the node already has is sorted out by the chain in broadcast.
+  if (current.status === "submitted") {
+    const receipt = await receiptOf(current.hash as Hex);
+    if (receipt) return update(db, current.id, receiptOutcome(receipt));
+  }
   const sent = await broadcast(db, current);
   return awaitReceipt(db, sent, timeoutMs);
 }

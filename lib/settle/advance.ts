@@ -4,6 +4,8 @@ import type { Db } from "@/db/client";
 import { deals, milestones, type Settlement, settlements } from "@/db/schema";
 import { gelatoRelayer } from "@/lib/chain/relayer";
 import {
+  awaitReceipt,
+  broadcast,
   chainUnavailable,
   getChainTransaction,
   pollReceipt,
@@ -15,10 +17,9 @@ import { AppError } from "@/lib/errors";
 import { findRelease, readEscrowMilestone } from "@/lib/escrow/chain";
 import { MilestoneState } from "@/lib/escrow/onchain";
 import { recordEvent } from "@/lib/events/events";
-import { log } from "@/lib/log";
 import { unitsToDecimal } from "@/lib/money";
 import { releaseTarget, submitPayment } from "@/lib/settle/payment";
-import { recordSettlementReputation } from "@/lib/settle/reputation";
+import { recordReputationAfterResponse } from "@/lib/settle/reputation";
 
 // Moves one settlement forward to `confirmed`, from wherever it stopped. The caller
 // that holds the lease does the work; a concurrent caller gets settlement_in_progress.
@@ -176,20 +177,42 @@ async function finishFromEscrow(db: Db, s: Settlement): Promise<Settlement | nul
   return markFailed(db, s, "the milestone was refunded to the brand after the deadline");
 }
 
-async function progress(db: Db, start: Settlement): Promise<Settlement> {
-  let s = start;
-  if (s.status === "confirmed") return s;
-  if (s.status === "pending" || s.status === "failed") {
-    const finished = await finishFromEscrow(db, s);
+/**
+ * Nothing of this settlement ever left the service: no transaction recorded, no release
+ * signed, no relayer task. Then nothing can have released its milestone (the escrow takes
+ * a release only from the evaluator's key or signature), and asking the escrow first is
+ * pointless: a fresh settlement goes straight to its payment.
+ */
+const untouched = (s: Settlement) =>
+  s.status === "pending" && !s.chainTxId && !s.relayAuthorization && !s.relayTaskId;
+
+/** Broadcasts a transaction recorded by this very call and waits for it. */
+async function sendFresh(db: Db, s: Settlement): Promise<Settlement> {
+  let recorded: Awaited<ReturnType<typeof submitPayment>>;
+  try {
+    recorded = await submitPayment(db, s);
+  } catch (err) {
+    // The release would revert (the sender estimates it first): the escrow says why.
+    const finished = await finishFromEscrow(db, s).catch(() => null);
     if (finished) return finished;
-    await submitPayment(db, s);
-    s = await reload(db, s.id);
+    throw err;
   }
-  if (s.relayTaskId && !s.chainTxId) return followRelayTask(db, s);
-  if (!s.chainTxId) throw new Error(`settlement ${s.id} is ${s.status} without a transaction`);
-  const chainTx = await getChainTransaction(db, s.chainTxId);
-  if (!chainTx) throw new Error(`settlement ${s.id} lost its transaction ${s.chainTxId}`);
-  const done = await resumeTransaction(db, chainTx);
+  if (!recorded) return progress(db, await reload(db, s.id));
+  const linked: Settlement = {
+    ...s,
+    chainTxId: recorded.id,
+    txHash: recorded.hash,
+    status: "submitted",
+    error: null,
+  };
+  return finishTransaction(db, linked, await awaitReceipt(db, await broadcast(db, recorded)));
+}
+
+async function finishTransaction(
+  db: Db,
+  s: Settlement,
+  done: Awaited<ReturnType<typeof resumeTransaction>>,
+): Promise<Settlement> {
   if (done.status === "confirmed") return markPaid(db, s, done.hash);
   if (done.status === "failed") {
     // Reverted: perhaps because another transaction already released it.
@@ -200,8 +223,26 @@ async function progress(db: Db, start: Settlement): Promise<Settlement> {
   return stillPending(await reload(db, s.id));
 }
 
+async function progress(db: Db, start: Settlement): Promise<Settlement> {
+  let s = start;
+  if (s.status === "confirmed") return s;
+  if (untouched(s)) return sendFresh(db, s);
+  if (s.status === "pending" || s.status === "failed") {
+    const finished = await finishFromEscrow(db, s);
+    if (finished) return finished;
+    await submitPayment(db, s);
+    s = await reload(db, s.id);
+  }
+  if (s.relayTaskId && !s.chainTxId) return followRelayTask(db, s);
+  if (!s.chainTxId) throw new Error(`settlement ${s.id} is ${s.status} without a transaction`);
+  const chainTx = await getChainTransaction(db, s.chainTxId);
+  if (!chainTx) throw new Error(`settlement ${s.id} lost its transaction ${s.chainTxId}`);
+  return finishTransaction(db, s, await resumeTransaction(db, chainTx));
+}
+
 /**
- * Advances a settlement to `confirmed` (then records it on the reputation registry).
+ * Advances a settlement to `confirmed`. Its reputation record is queued, not written here
+ * (lib/settle/reputation.ts): it is sent after the response, or by reconcile.
  * Throws settlement_in_progress when another caller holds it, chain_unavailable when the
  * chain fails (state kept; calling again resumes).
  */
@@ -224,12 +265,9 @@ export async function advanceSettlement(
   }
   try {
     const paid = await progress(db, leased);
-    if (!paid.reputationTxHash) {
-      await recordSettlementReputation(db, paid).catch((err) =>
-        log.warn("reputation not recorded yet; reconciliation will retry", { settlementId, err }),
-      );
-    }
-    return reload(db, settlementId);
+    if (paid.status === "confirmed" && !paid.reputationTxHash)
+      recordReputationAfterResponse(db, settlementId);
+    return paid;
   } finally {
     await releaseLease(db, settlementId).catch(() => {});
   }

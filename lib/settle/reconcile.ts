@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, notInArray } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { chainTransactions, deals, settlements } from "@/db/schema";
 import { chainConfig } from "@/lib/chain/config";
@@ -16,7 +16,7 @@ import {
 import { drainOutbox, type OutboxReport } from "@/lib/events/outbox";
 import { log } from "@/lib/log";
 import { advanceSettlement } from "@/lib/settle/advance";
-import { recordSettlementReputation } from "@/lib/settle/reputation";
+import { drainReputationQueue } from "@/lib/settle/reputation";
 import { checkTimers, type TimerReport } from "@/lib/settle/timers";
 
 // Finishes work a request left behind (a crash, an RPC outage, a receipt timeout):
@@ -80,29 +80,12 @@ export async function reconcile(
     }
   }
 
+  // The reputation queue: confirmed settlements not yet recorded on the registry.
+  report.reputations = (await drainReputationQueue(db, only)).recorded;
   if (only.settlementId) return report;
   if (only.dealId) {
     await watchEscrow(db, report, only.dealId);
     return report;
-  }
-
-  const unrecorded = await db
-    .select()
-    .from(settlements)
-    .where(
-      and(
-        eq(settlements.chainId, chainId),
-        eq(settlements.status, "confirmed"),
-        isNull(settlements.reputationTxHash),
-      ),
-    );
-  for (const s of unrecorded) {
-    try {
-      await recordSettlementReputation(db, s);
-      report.reputations++;
-    } catch (err) {
-      log.warn("reconcile: reputation not recorded", { settlementId: s.id, err });
-    }
   }
 
   await watchEscrow(db, report);

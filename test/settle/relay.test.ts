@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
 import { type Hex, parseEventLogs } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { baseSepolia } from "viem/chains";
@@ -8,11 +9,13 @@ import * as relayStatusRoute from "@/app/api/relay/status/route";
 import * as settleRoute from "@/app/api/settle/route";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
+import { settlements } from "@/db/schema";
 import type { AnvilInstance } from "@/lib/chain/anvil";
 import { makePublicClient, makeWalletClient } from "@/lib/chain/clients";
 import { chainConfig, publicClient } from "@/lib/chain/config";
 import { devAccountKey } from "@/lib/chain/dev-accounts";
 import { dealKey } from "@/lib/escrow/onchain";
+import { reconcile } from "@/lib/settle/reconcile";
 import { settleMilestone } from "@/lib/settle/settle";
 import { setChainEnv, startOwnChain } from "../helpers/chain-env";
 import { call } from "../helpers/http";
@@ -54,9 +57,20 @@ describe("relay via the local sponsor account", () => {
     expect(await usdcBalance(wallet)).toBe(46_000_000n);
     expect(escrowUsdc - (await usdcBalance(escrow))).toBe(50_000_000n);
     expect(await usdcBalance(treasury)).toBe(treasuryUsdc); // the treasury pays no payout
-    // The treasury's only gas is the reputation attestation (it is the registry's attestor).
+    // The settle answer does not wait for the reputation record: it is queued, and the
+    // treasury has spent no gas at all so far.
+    expect(result.settlement.reputationTxHash).toBeNull();
+    expect(await publicClient().getBalance({ address: treasury })).toBe(treasuryEth);
+    // Reconcile drains the queue: the treasury's only gas is that attestation (it is the
+    // registry's attestor).
+    const db = await getDb();
+    expect((await reconcile(db, { settlementId: result.settlement.id })).reputations).toBe(1);
+    const [queued] = await db
+      .select()
+      .from(settlements)
+      .where(eq(settlements.id, result.settlement.id));
     const attest = await publicClient().getTransactionReceipt({
-      hash: result.settlement.reputationTxHash as Hex,
+      hash: queued?.reputationTxHash as Hex,
     });
     const spent = treasuryEth - (await publicClient().getBalance({ address: treasury }));
     expect(spent).toBe(attest.gasUsed * attest.effectiveGasPrice);
