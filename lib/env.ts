@@ -120,6 +120,8 @@ const schema = z.object({
    * from the app's own origin. Defaults to on in the embedded setup, off otherwise.
    */
   SANDBOX_SOCIAL: bool.optional(),
+  /** Where the sandbox's posts and oEmbed endpoint are served (default: APP_URL, the app itself). */
+  SANDBOX_ORIGIN: optionalUrl,
   /** Instagram oEmbed (Graph API) access token: `app-id|client-token`. Without it Instagram posts are read as plain pages. */
   INSTAGRAM_OEMBED_TOKEN: optional,
 });
@@ -242,6 +244,11 @@ export function fetchAllowedHosts(e: Env = env()): string[] {
 /** The sandbox social platform: on in the embedded setup unless SANDBOX_SOCIAL says otherwise. */
 export function sandboxSocialEnabled(e: Env = env()): boolean {
   return e.SANDBOX_SOCIAL ?? isEmbedded(e);
+}
+
+/** The origin sandbox post URLs live on (SANDBOX_ORIGIN, else the app's own URL). */
+export function sandboxOrigin(e: Env = env()): string {
+  return new URL(e.SANDBOX_ORIGIN ?? appUrl(e)).origin;
 }
 
 /**

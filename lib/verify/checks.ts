@@ -1,9 +1,11 @@
 import type { Requirements } from "@/db/schema";
-import type { DeliverableContent } from "./verdict";
+import type { Evidence } from "./evidence/types";
+import type { VerifierInput } from "./verdict";
 
 // Deterministic checks: hashtags, mentions and links are matched in code, not judged by
 // the model, so no wording in a deliverable can make a missing one count as present.
-// Everything the creator submitted (url, text, note) is searched.
+// They search the post's caption as fetched from its platform (the evidence), never what
+// the creator typed about it; and the post's author must be the creator's declared handle.
 
 export type RequirementKind = "hashtag" | "mention" | "link";
 export type RequirementResult = { kind: RequirementKind; value: string; found: boolean };
@@ -87,17 +89,13 @@ export function hasLink(haystack: string, required: string): boolean {
   );
 }
 
-/** The text every check searches: all three fields, each on its own line. */
-export function deliverableHaystack(d: DeliverableContent): string {
-  return [d.url, d.text, d.note].join("\n");
+/** The text every requirement check searches: the fetched caption, or nothing. */
+export function evidenceHaystack(e: Evidence): string {
+  return e.status === "ok" ? e.record.caption : "";
 }
 
-/** Checks every required hashtag, mention and link against the deliverable. */
-export function checkRequirements(
-  requirements: Requirements,
-  deliverable: DeliverableContent,
-): RequirementCheck {
-  const haystack = deliverableHaystack(deliverable);
+/** Checks every required hashtag, mention and link against a text (the post's caption). */
+export function checkRequirements(requirements: Requirements, haystack: string): RequirementCheck {
   const results: RequirementResult[] = [
     ...requirements.hashtags.map((v) => ({
       kind: "hashtag" as const,
@@ -117,4 +115,44 @@ export function checkRequirements(
   ];
   const missing = [...new Set(results.filter((r) => !r.found).map((r) => `${r.kind} ${r.value}`))];
   return { results, missing };
+}
+
+const platformNames: Record<string, string> = {
+  youtube: "YouTube",
+  tiktok: "TikTok",
+  x: "X",
+  instagram: "Instagram",
+  sandbox: "Sandbox",
+  web: "the web page",
+};
+
+/**
+ * What the evidence itself fails: the post could not be read, or its author is not (or
+ * cannot be shown to be) the creator's declared handle on that platform.
+ */
+export function evidenceProblems(e: Evidence, declaredHandle: string | null): string[] {
+  if (e.status !== "ok") return [`post not verifiable (${e.status}): ${e.error}`];
+  const where = platformNames[e.record.platform] ?? e.record.platform;
+  const author = e.record.authorHandle;
+  if (!author) return [`post author could not be confirmed: ${where} does not name the author`];
+  if (!declaredHandle)
+    return [
+      `post author @${author} cannot be matched: the creator has declared no ${where} handle on their profile`,
+    ];
+  if (author !== declaredHandle.replace(/^@+/, "").toLowerCase())
+    return [
+      `post author @${author} is not the creator's declared ${where} handle @${declaredHandle}`,
+    ];
+  return [];
+}
+
+/** Everything decided in code: evidence problems first, then the requirements not in the caption. */
+export function deterministicCheck(
+  input: VerifierInput,
+): RequirementCheck & { evidence: string[] } {
+  const check = checkRequirements(input.requirements, evidenceHaystack(input.evidence));
+  const evidence = evidenceProblems(input.evidence, input.declaredHandle);
+  // An unread post: its requirements were not checked, so they are not listed as missing.
+  if (input.evidence.status !== "ok") return { ...check, evidence, missing: evidence };
+  return { ...check, evidence, missing: [...evidence, ...check.missing] };
 }

@@ -15,11 +15,23 @@ export type VerdictRecord = {
   missing: string[];
   model: string;
   source: VerdictSource;
-  /** The fetched evidence's record and hash once evidence exists; null when the verdict rests on the submission alone. */
-  evidence: unknown;
+  /** The fetched evidence (lib/verify/evidence) the verdict rests on: its status and content hash; null for verdicts from before evidence. */
+  evidence: EvidenceRef | null;
+  /** The prompt's version when a model answered; null for the rubric and the evidence gate. */
+  promptVersion: string | null;
   /** Who decided, when a person did (a brand decision). */
   decidedBy: string | null;
   verifiedAt: string;
+};
+
+/** What a verdict record says of its evidence: enough to find the stored record and check its hash. */
+export type EvidenceRef = {
+  status: string;
+  platform: string;
+  url: string;
+  authorHandle: string | null;
+  contentHash: string;
+  fetchedAt: string;
 };
 
 /** JSON with object keys sorted at every level and no insignificant whitespace. */
@@ -50,6 +62,10 @@ export function verdictRecordOf(
     | "source"
     | "createdAt"
   >,
+  basis: { evidence: EvidenceRef | null; promptVersion: string | null } = {
+    evidence: null,
+    promptVersion: null,
+  },
 ): VerdictRecord {
   return {
     milestoneId: v.milestoneId,
@@ -60,7 +76,8 @@ export function verdictRecordOf(
     missing: v.missing,
     model: v.model,
     source: v.source,
-    evidence: null,
+    evidence: basis.evidence,
+    promptVersion: basis.promptVersion,
     decidedBy: null,
     verifiedAt: v.createdAt.toISOString(),
   };

@@ -1,9 +1,10 @@
-import { checkRequirements, type RequirementKind, type RequirementResult } from "./checks";
+import { deterministicCheck, type RequirementKind, type RequirementResult } from "./checks";
 import type { Verdict, VerifierInput } from "./verdict";
 
 // The offline verifier used when no model is configured (the embedded setup). It is
 // deterministic and says exactly what it checked; it cannot judge free-text criteria
-// and says so rather than pretending.
+// and says so rather than pretending. It reads the fetched post (evidence): its caption,
+// its canonical URL and platform; the creator's own text counts for nothing.
 //
 // Score (basis points, out of 10000):
 //   requirements  6000 × share of required hashtags/mentions/links present (all if none)
@@ -11,7 +12,7 @@ import type { Verdict, VerifierInput } from "./verdict";
 //   caption       1000 non-empty + 1000 at least CAPTION_MIN_CHARS characters
 // Approved when nothing is missing and the score is at least APPROVE_AT_BPS.
 
-export const RUBRIC_MODEL_ID = "rubric-v1";
+export const RUBRIC_MODEL_ID = "rubric-v2";
 const APPROVE_AT_BPS = 7000;
 const CAPTION_MIN_CHARS = 40;
 
@@ -43,7 +44,7 @@ const onHost = (hostname: string, hosts: string[]) =>
 
 type UrlCheck = { bps: number; notes: string[] };
 
-function checkUrl(raw: string, platform: string | undefined): UrlCheck {
+function checkUrl(raw: string, platform: string | undefined, source: string): UrlCheck {
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -56,7 +57,11 @@ function checkUrl(raw: string, platform: string | undefined): UrlCheck {
   let bps = 500;
   const host = url.hostname.toLowerCase();
   const platformHosts = platform ? PLATFORM_HOSTS[platform] : undefined;
-  if (platformHosts) {
+  if (source === "sandbox") {
+    // The sandbox stands in for every platform in the embedded setup.
+    bps += 1000;
+    notes.push(`on the sandbox platform (${host}), standing in for ${platform ?? "any platform"}`);
+  } else if (platformHosts) {
     if (onHost(host, platformHosts)) {
       bps += 1000;
       notes.push(`on ${host}, which matches the deal's platform (${platform})`);
@@ -81,35 +86,45 @@ const fmt = (bps: number) => (bps / 10_000).toFixed(2);
 
 /** The rubric's verdict on one deliverable revision; same input, same output. */
 export function rubricVerdict(input: VerifierInput): Verdict {
-  const { results, missing } = checkRequirements(input.requirements, input.deliverable);
+  const { results, missing, evidence: evidenceMissing } = deterministicCheck(input);
+  const post = input.evidence.status === "ok" ? input.evidence.record : null;
   const found = results.filter((r) => r.found).length;
   const requirementsBps = results.length === 0 ? 6000 : Math.round((6000 * found) / results.length);
 
-  const url = checkUrl(input.deliverable.url, input.platform);
+  const url = post
+    ? checkUrl(post.canonicalUrl, input.platform, post.platform)
+    : { bps: 0, notes: ["the post could not be read"] };
 
-  const caption = input.deliverable.text.trim();
+  const caption = (post?.caption ?? "").trim();
   const captionBps = (caption ? 1000 : 0) + (caption.length >= CAPTION_MIN_CHARS ? 1000 : 0);
   const captionNote = caption
     ? `the caption has ${caption.length} characters${caption.length < CAPTION_MIN_CHARS ? ` (under ${CAPTION_MIN_CHARS})` : ""}`
     : "the caption is empty";
 
-  const scoreBps = requirementsBps + url.bps + captionBps;
+  // Without evidence there is nothing to score.
+  const scoreBps = post ? requirementsBps + url.bps + captionBps : 0;
   const approved = missing.length === 0 && scoreBps >= APPROVE_AT_BPS;
 
   const criteria = input.requirements.criteria.length;
   const lines = [
     `Offline rubric verifier (${RUBRIC_MODEL_ID}): no AI model is configured, so this verdict comes from deterministic checks only.`,
-    `Required items present: ${summarize(results, "hashtag", "hashtags")}, ${summarize(results, "mention", "mentions")}, ${summarize(results, "link", "links")}${missing.length ? ` (missing: ${missing.join(", ")})` : ""}.`,
+    `Required items present: ${summarize(results, "hashtag", "hashtags")}, ${summarize(results, "mention", "mentions")}, ${summarize(results, "link", "links")}${missing.length > evidenceMissing.length ? ` (missing: ${missing.slice(evidenceMissing.length).join(", ")})` : ""}.`,
     `Post: ${url.notes.join(", ")}; ${captionNote}.`,
+    post
+      ? `Read from ${post.platform}: post by ${post.authorHandle ? `@${post.authorHandle}` : "an unnamed author"}.`
+      : "The post could not be read, so nothing in it could be checked.",
+    ...evidenceMissing.map((m) => `Evidence: ${m}.`),
     criteria
       ? `Not assessed: ${criteria} ${criteria === 1 ? "criterion needs" : "criteria need"} judgement that this rubric cannot make; configure an AI model to have them judged.`
       : "There are no free-text criteria to judge.",
     `Score ${fmt(scoreBps)} = required items ${fmt(requirementsBps)}/0.60 + post URL ${fmt(url.bps)}/0.20 + caption ${fmt(captionBps)}/0.20.`,
     approved
       ? `Approved: every required item is present and the score is at least ${fmt(APPROVE_AT_BPS)}.`
-      : missing.length
-        ? "Not approved: required items are missing."
-        : `Not approved: the score is below ${fmt(APPROVE_AT_BPS)}.`,
+      : evidenceMissing.length
+        ? "Not approved: the post's evidence does not hold (see above); the brand decides."
+        : missing.length
+          ? "Not approved: required items are missing."
+          : `Not approved: the score is below ${fmt(APPROVE_AT_BPS)}.`,
   ];
   return { approved, score: scoreBps / 10_000, reasoning: lines.join(" "), missing };
 }

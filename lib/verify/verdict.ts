@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Requirements } from "@/db/schema";
+import type { Evidence } from "./evidence/types";
 
 // The verdict the model must answer with. Kept plain for providers' structured-output
 // modes (every field required, no numeric bounds, no optionals): bounds are enforced in
@@ -35,13 +36,18 @@ export type Verdict = {
   missing: string[];
 };
 
-/** The deliverable as submitted: all of it is data to evaluate, never instructions. */
+/** The deliverable as submitted: the creator's claim about their post, never evidence. */
 export type DeliverableContent = { url: string; text: string; note: string };
 
 /** Everything a verifier (model or rubric) sees about one deliverable revision. */
 export type VerifierInput = {
   requirements: Requirements;
+  /** What the creator wrote: passed to the model as a labelled claim, never checked as fact. */
   deliverable: DeliverableContent;
+  /** The post as fetched from its platform: what is judged. */
+  evidence: Evidence;
+  /** The creator's declared handle on the evidence's platform (profile), null when none. */
+  declaredHandle: string | null;
   dealTitle: string;
   milestoneTitle: string;
   /** The deal's platform ("instagram", "tiktok", …, "other"), when known. */

@@ -9,9 +9,9 @@ import {
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
-import { checkRequirements } from "./checks";
+import { deterministicCheck } from "./checks";
 import { guardVerdict } from "./guards";
-import { buildPrompt } from "./prompt";
+import { buildPrompt, PROMPT_VERSION } from "./prompt";
 import { verifierModel } from "./providers";
 import { RUBRIC_MODEL_ID, rubricVerdict } from "./rubric";
 import { type Verdict, type VerifierInput, verdictSchema } from "./verdict";
@@ -37,6 +37,8 @@ export type VerifierOptions = {
 export type VerifierResult = {
   verdict: Verdict;
   model: string;
+  /** The prompt's version when a model answered; null for the rubric and the evidence gate. */
+  promptVersion: string | null;
   latencyMs: number;
   inputTokens: number | null;
   outputTokens: number | null;
@@ -45,6 +47,9 @@ export type VerifierResult = {
 const DEFAULT_MAX_RETRIES = 2;
 const DEFAULT_RETRY_DELAY_MS = 250;
 const MAX_SCHEMA_RETRIES = 1;
+
+/** The "verifier" of a post that could not be read: nothing to judge, so no model is asked. */
+export const NO_EVIDENCE_MODEL_ID = "evidence-gate-v1";
 
 export type FailureKind = "transient" | "schema" | "fatal";
 
@@ -98,7 +103,27 @@ export async function runVerifier(
 ): Promise<VerifierResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const { missing } = checkRequirements(input.requirements, input.deliverable);
+  const { missing } = deterministicCheck(input);
+  if (input.evidence.status !== "ok") {
+    const verdict = guardVerdict(
+      {
+        approved: false,
+        score: 0,
+        reasoning:
+          "The post could not be read from its platform, so there is no evidence to judge and it cannot be approved automatically; the brand decides.",
+        missing: [],
+      },
+      missing,
+    );
+    return {
+      verdict,
+      model: NO_EVIDENCE_MODEL_ID,
+      promptVersion: null,
+      latencyMs: elapsed(),
+      inputTokens: null,
+      outputTokens: null,
+    };
+  }
 
   const configured = opts.model === undefined ? verifierModel() : null;
   const model = opts.model === undefined ? configured?.model : opts.model;
@@ -107,6 +132,7 @@ export async function runVerifier(
     return {
       verdict,
       model: RUBRIC_MODEL_ID,
+      promptVersion: null,
       latencyMs: elapsed(),
       inputTokens: null,
       outputTokens: null,
@@ -139,6 +165,7 @@ export async function runVerifier(
       return {
         verdict: guardVerdict(result.output, missing),
         model: modelId,
+        promptVersion: PROMPT_VERSION,
         latencyMs: elapsed(),
         inputTokens: tokens.input,
         outputTokens: tokens.output,

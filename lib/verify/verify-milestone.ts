@@ -2,7 +2,9 @@ import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Hex } from "viem";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
+import { findHandle } from "@/db/queries/creator-handles";
 import { findVisibleMilestone } from "@/db/queries/deals";
+import { findEvidence, insertEvidence } from "@/db/queries/evidence";
 import {
   type Deal,
   deliverables,
@@ -17,9 +19,11 @@ import { env } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/events";
 import { scoreToBps } from "@/lib/money";
-import { hashVerdictRecord, verdictRecordOf } from "./record";
+import { type Evidence, type EvidenceOptions, fetchEvidence } from "./evidence";
+import { evidenceOfRow, evidenceRow } from "./evidence/store";
+import { type EvidenceRef, hashVerdictRecord, verdictRecordOf } from "./record";
 import { RUBRIC_MODEL_ID } from "./rubric";
-import { runVerifier, type VerifierOptions } from "./verifier";
+import { NO_EVIDENCE_MODEL_ID, runVerifier, type VerifierOptions } from "./verifier";
 
 // One verifier call per deliverable revision. The stored row is the verdict: a repeat
 // returns it instead of re-rolling the model until it says yes. Concurrent first calls
@@ -28,10 +32,15 @@ import { runVerifier, type VerifierOptions } from "./verifier";
 // (milestone_id, revision) key is the backstop. No lock is held across the model call, so
 // a slow model never stalls the database (PGlite has one connection for everything).
 // Verifying never changes the milestone's status: settlement does that.
+// The verdict rests on evidence: the post behind the deliverable URL is fetched (under the
+// lease, outside any transaction) and stored with the verdict, one record per revision.
 
 export const verifyBody = z.object({ milestoneId: z.uuid("must be a UUID") });
 
 type Caller = Pick<User, "id" | "email">;
+
+/** The verifier's options, and how the evidence is read (tests point it at fake platforms). */
+export type VerifyOptions = VerifierOptions & { evidence?: EvidenceOptions };
 
 function noDeliverable(): AppError {
   return new AppError("no_deliverable", "Nothing has been submitted for this milestone yet.");
@@ -55,7 +64,7 @@ export async function verdictForRevision(
   db: DbOrTx,
   milestone: Milestone,
   deal: Deal,
-  opts: VerifierOptions = {},
+  opts: VerifyOptions = {},
 ): Promise<Verification> {
   const revision = milestone.revision;
   if (revision < 1) throw noDeliverable();
@@ -69,7 +78,8 @@ export async function verdictForRevision(
   if (!deliverable) throw noDeliverable();
 
   for (;;) {
-    const leaseMs = env().AI_TIMEOUT_MS * 2 + 5_000;
+    // Room for the evidence fetch (bounded at ~8 s) and the model's attempts.
+    const leaseMs = env().AI_TIMEOUT_MS * 2 + 15_000;
     if (await takeVerifyLease(db, milestone.id, revision, leaseMs)) {
       try {
         return await runAndStore(db, milestone, deal, deliverable, opts);
@@ -140,20 +150,64 @@ async function waitForVerdict(
   return null;
 }
 
-/** Calls the verifier (no transaction open) and stores its verdict; returns the stored row. */
+/** The evidence of a revision: the stored record, else the post fetched now (no transaction open). */
+async function evidenceFor(
+  db: DbOrTx,
+  milestoneId: string,
+  revision: number,
+  url: string,
+  options: EvidenceOptions | undefined,
+): Promise<{ evidence: Evidence; stored: boolean }> {
+  const row = await findEvidence(db, milestoneId, revision);
+  if (row) return { evidence: evidenceOfRow(row), stored: true };
+  return { evidence: await fetchEvidence(url, options), stored: false };
+}
+
+function evidenceRef(e: Evidence): EvidenceRef {
+  return e.status === "ok"
+    ? {
+        status: e.status,
+        platform: e.record.platform,
+        url: e.record.url,
+        authorHandle: e.record.authorHandle,
+        contentHash: e.contentHash,
+        fetchedAt: e.record.fetchedAt,
+      }
+    : {
+        status: e.status,
+        platform: e.platform,
+        url: e.url,
+        authorHandle: null,
+        contentHash: e.contentHash,
+        fetchedAt: e.fetchedAt,
+      };
+}
+
+/** Reads the evidence and calls the verifier (no transaction open), then stores both; returns the stored verdict. */
 async function runAndStore(
   db: DbOrTx,
   milestone: Milestone,
   deal: Deal,
   deliverable: typeof deliverables.$inferSelect,
-  opts: VerifierOptions,
+  opts: VerifyOptions,
 ): Promise<Verification> {
   const raced = await storedVerdict(db, milestone.id, deliverable.revision);
   if (raced) return raced;
+  const { evidence, stored: evidenceStored } = await evidenceFor(
+    db,
+    milestone.id,
+    deliverable.revision,
+    deliverable.url,
+    opts.evidence,
+  );
+  const platform = evidence.status === "ok" ? evidence.record.platform : evidence.platform;
+  const declared = deal.creatorId ? await findHandle(db, deal.creatorId, platform) : null;
   const result = await runVerifier(
     {
       requirements: milestone.requirements,
       deliverable: { url: deliverable.url, text: deliverable.text, note: deliverable.note },
+      evidence,
+      declaredHandle: declared?.handle ?? null,
       dealTitle: deal.title,
       milestoneTitle: milestone.title,
       platform: deal.platform,
@@ -169,10 +223,20 @@ async function runAndStore(
     reasoning: result.verdict.reasoning,
     missing: result.verdict.missing,
     model: result.model,
-    source: result.model === RUBRIC_MODEL_ID ? ("rubric" as const) : ("model" as const),
+    source:
+      result.model === RUBRIC_MODEL_ID || result.model === NO_EVIDENCE_MODEL_ID
+        ? ("rubric" as const)
+        : ("model" as const),
   };
-  const { record, hash } = hashVerdictRecord(verdictRecordOf({ ...fields, createdAt: verifiedAt }));
+  const { record, hash } = hashVerdictRecord(
+    verdictRecordOf(
+      { ...fields, createdAt: verifiedAt },
+      { evidence: evidenceRef(evidence), promptVersion: result.promptVersion },
+    ),
+  );
   await db.transaction(async (tx) => {
+    if (!evidenceStored)
+      await insertEvidence(tx, evidenceRow(milestone.id, deliverable.revision, evidence));
     const inserted = await tx
       .insert(verifications)
       .values({
@@ -229,7 +293,7 @@ export async function verifyMilestone(
   db: DbOrTx,
   caller: Caller,
   milestoneId: string,
-  opts: VerifierOptions = {},
+  opts: VerifyOptions = {},
 ): Promise<VerdictJson> {
   const row = await findVisibleMilestone(db, caller, milestoneId);
   // An open deal is visible to prospective creators, but only parties may verify.

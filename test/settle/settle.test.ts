@@ -258,7 +258,7 @@ describe("POST /api/settle", () => {
     const res = await call(settleRoute.POST, { token: brand.token, body: { milestoneId } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.outcome).toBe("paid");
-    expect(res.body.verdict.model).toBe("rubric-v1");
+    expect(res.body.verdict.model).toBe("rubric-v2");
     expect(res.body.settlement).toMatchObject({
       via: "direct",
       chainId: 31337,

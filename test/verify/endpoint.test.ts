@@ -5,6 +5,7 @@ import * as dealsRoute from "@/app/api/deals/route";
 import * as verifyRoute from "@/app/api/verify/route";
 import { getDb } from "@/db/client";
 import { milestones } from "@/db/schema";
+import { RUBRIC_MODEL_ID } from "@/lib/verify/rubric";
 import { call } from "../helpers/http";
 import { makeUser, type TestUser } from "../helpers/users";
 import {
@@ -144,7 +145,7 @@ describe("POST /api/verify", () => {
     const { milestoneId } = await submittedMilestone(brand, creator);
     const res = await verify(brand.token, milestoneId);
     expect(res.status).toBe(200);
-    expect(res.body.model).toBe("rubric-v1");
+    expect(res.body.model).toBe(RUBRIC_MODEL_ID);
     expect(res.body.approved).toBe(true);
     expect(res.body.reasoning).toMatch(/offline rubric/i);
   });

@@ -5,11 +5,18 @@ import * as dealsRoute from "@/app/api/deals/route";
 import * as deliverableRoute from "@/app/api/milestones/[id]/deliverable/route";
 import { getDb } from "@/db/client";
 import { milestones, type Requirements, verifications } from "@/db/schema";
+import type { Evidence } from "@/lib/verify/evidence";
+import type { VerifierInput } from "@/lib/verify/verdict";
 import { fundDeal } from "../helpers/fund-deal";
 import { call } from "../helpers/http";
+import { publishOnSandbox } from "../helpers/sandbox-platform";
 import type { TestUser } from "../helpers/users";
 
 // Deals with deliverables made through the real routes, and mock models for the AI path.
+// A deliverable is evidence-backed: `submit` publishes its text on the sandbox platform first
+// (as the creator, whose sandbox handle that makes theirs) and submits that post's URL; the
+// verifier then reads the post through the safe fetcher. `{ publish: false }` submits the
+// URL as given (a post the verifier has to fetch from elsewhere).
 
 type CallOptions = Parameters<MockLanguageModelV4["doGenerate"]>[0];
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV4["doGenerate"]>>;
@@ -49,15 +56,19 @@ export async function activeMilestone(
   return { dealId: deal.id, milestoneId: deal.milestones[0].id };
 }
 
+export type Submission = { url: string; text?: string; note?: string; publish?: boolean };
+
 export async function submit(
   creator: TestUser,
   milestoneId: string,
-  body: { url: string; text?: string; note?: string } = goodDeliverable,
+  body: Submission = goodDeliverable,
 ): Promise<number> {
+  const { publish = true, ...claim } = body;
+  const url = publish ? (await publishOnSandbox(creator, claim.text ?? "")).url : claim.url;
   const res = await call(deliverableRoute.POST, {
     params: { id: milestoneId },
     token: creator.token,
-    body,
+    body: { ...claim, url },
   });
   if (res.status !== 201) throw new Error(`submit: ${JSON.stringify(res.body)}`);
   return res.body.milestone.deliverable.revision;
@@ -67,7 +78,7 @@ export async function submit(
 export async function submittedMilestone(
   brand: TestUser,
   creator: TestUser,
-  body?: { url: string; text?: string; note?: string },
+  body?: Submission,
   requirements?: Requirements,
 ) {
   const ids = await activeMilestone(brand, creator, requirements);
@@ -126,4 +137,41 @@ export function promptText(model: MockLanguageModelV4, n = 0): string {
         : m.content.flatMap((p) => (p.type === "text" ? [p.text] : [])),
     )
     .join("\n");
+}
+
+/** Evidence as the sandbox would return it for a post with this caption by `handle`. */
+export function sandboxEvidence(caption: string, handle = "creator"): Evidence {
+  const url = "http://localhost:3000/social/p/00000000-0000-4000-8000-000000000001";
+  return {
+    status: "ok",
+    record: {
+      platform: "sandbox",
+      url,
+      canonicalUrl: url,
+      authorHandle: handle,
+      caption,
+      mediaType: "video",
+      thumbnailUrl: null,
+      publishedAt: "2026-11-22T12:00:00.000Z",
+      fetchedAt: "2026-11-22T12:05:00.000Z",
+    },
+    contentHash: `0x${"ab".repeat(32)}`,
+  };
+}
+
+/** A verifier input whose post (evidence) says what the deliverable's text says, by the declared author. */
+export function inputFor(
+  deliverable: { url: string; text: string; note: string } = goodDeliverable,
+  extra: Partial<VerifierInput> = {},
+): VerifierInput {
+  return {
+    requirements: launchRequirements,
+    deliverable,
+    evidence: sandboxEvidence(deliverable.text),
+    declaredHandle: "creator",
+    dealTitle: "Instagram Reel",
+    milestoneTitle: "Launch Reel",
+    platform: "instagram",
+    ...extra,
+  };
 }

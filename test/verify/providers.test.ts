@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
 import { verifierModel } from "@/lib/verify/providers";
 import { runVerifier } from "@/lib/verify/verifier";
-import { goodDeliverable, launchRequirements } from "./fixtures";
+import { inputFor } from "./fixtures";
 
 // The provider choice, and the OpenAI-compatible path end to end against a local server
 // that speaks the chat-completions protocol.
@@ -43,13 +43,7 @@ const completion = (content: string) => ({
   usage: { prompt_tokens: 321, completion_tokens: 54, total_tokens: 375 },
 });
 
-const input = {
-  requirements: launchRequirements,
-  deliverable: goodDeliverable,
-  dealTitle: "Instagram Reel",
-  milestoneTitle: "Launch Reel",
-  platform: "instagram",
-};
+const input = inputFor();
 
 describe("verifierModel", () => {
   it("is null (offline rubric) when nothing is configured", () => {

@@ -1,18 +1,23 @@
 import { describe, expect, it } from "vitest";
+import type { Evidence } from "@/lib/verify/evidence";
 import { RUBRIC_MODEL_ID, rubricVerdict } from "@/lib/verify/rubric";
-import { runVerifier } from "@/lib/verify/verifier";
-import { goodDeliverable, launchRequirements } from "./fixtures";
+import { NO_EVIDENCE_MODEL_ID, runVerifier } from "@/lib/verify/verifier";
+import { goodDeliverable, inputFor, sandboxEvidence } from "./fixtures";
 
-const base = {
-  requirements: launchRequirements,
-  dealTitle: "Instagram Reel — Product Launch",
-  milestoneTitle: "Launch Reel",
-  platform: "instagram",
-};
+const noHashtagAd = goodDeliverable.text.replace(" #ad", "");
+
+function webEvidence(url: string, caption: string, author: string | null = "creator"): Evidence {
+  const e = sandboxEvidence(caption, author ?? undefined);
+  if (e.status !== "ok") throw new Error("unreachable");
+  return {
+    ...e,
+    record: { ...e.record, platform: "web", url, canonicalUrl: url, authorHandle: author },
+  };
+}
 
 describe("offline rubric verifier", () => {
-  it("approves a deliverable with every required item, a real post URL and a caption", () => {
-    const v = rubricVerdict({ ...base, deliverable: goodDeliverable });
+  it("approves a post with every required item, on the platform, by the creator", () => {
+    const v = rubricVerdict(inputFor());
     expect(v.approved).toBe(true);
     expect(v.score).toBeGreaterThanOrEqual(0.8);
     expect(v.missing).toEqual([]);
@@ -20,15 +25,13 @@ describe("offline rubric verifier", () => {
     expect(v.reasoning).toContain("2/2 hashtags");
     expect(v.reasoning).toContain("1/1 mentions");
     expect(v.reasoning).toContain("1/1 links");
-    expect(v.reasoning).toContain("instagram");
+    expect(v.reasoning).toContain("sandbox");
+    expect(v.reasoning).toContain("post by @creator");
     expect(v.reasoning).toMatch(/Not assessed: 1 criterion/);
   });
 
-  it("does not approve a deliverable missing a required hashtag, and says which", () => {
-    const v = rubricVerdict({
-      ...base,
-      deliverable: { ...goodDeliverable, text: goodDeliverable.text.replace(" #ad", "") },
-    });
+  it("does not approve a post missing a required hashtag, and says which", () => {
+    const v = rubricVerdict(inputFor({ ...goodDeliverable, text: noHashtagAd }));
     expect(v.approved).toBe(false);
     expect(v.missing).toEqual(["hashtag #ad"]);
     expect(v.score).toBeLessThan(1);
@@ -36,33 +39,79 @@ describe("offline rubric verifier", () => {
     expect(v.reasoning).toContain("missing: hashtag #ad");
   });
 
-  it("scores a URL off the deal's platform and an empty caption lower", () => {
-    const good = rubricVerdict({ ...base, deliverable: goodDeliverable });
-    const offPlatform = rubricVerdict({
-      ...base,
-      deliverable: { ...goodDeliverable, url: "https://example.com/" },
-    });
+  it("judges the post, not the claim: the creator's text cannot add a missing hashtag", () => {
+    const v = rubricVerdict(inputFor(goodDeliverable, { evidence: sandboxEvidence(noHashtagAd) }));
+    expect(v.approved).toBe(false);
+    expect(v.missing).toEqual(["hashtag #ad"]);
+    // And the same post with a bare claim gets the same verdict.
+    const bare = rubricVerdict(
+      inputFor(
+        { url: goodDeliverable.url, text: "", note: "" },
+        { evidence: sandboxEvidence(noHashtagAd) },
+      ),
+    );
+    expect(bare).toEqual(v);
+  });
+
+  it("does not approve a post by someone else", () => {
+    const v = rubricVerdict(inputFor(goodDeliverable, { declaredHandle: "another" }));
+    expect(v.approved).toBe(false);
+    expect(v.missing).toEqual([
+      "post author @creator is not the creator's declared Sandbox handle @another",
+    ]);
+    expect(v.reasoning).toMatch(/brand decides/);
+  });
+
+  it("scores a page off the deal's platform and an empty caption lower", () => {
+    const good = rubricVerdict(inputFor());
+    const offPlatform = rubricVerdict(
+      inputFor(goodDeliverable, {
+        evidence: webEvidence("https://example.com/post", goodDeliverable.text),
+      }),
+    );
     expect(offPlatform.score).toBeLessThan(good.score);
     expect(offPlatform.reasoning).toContain("not on the deal's platform");
-    const noCaption = rubricVerdict({
-      ...base,
-      requirements: { hashtags: [], mentions: [], links: [], criteria: [] },
-      deliverable: { url: goodDeliverable.url, text: "", note: "" },
-    });
+    const noCaption = rubricVerdict(
+      inputFor(
+        { url: goodDeliverable.url, text: "", note: "" },
+        { requirements: { hashtags: [], mentions: [], links: [], criteria: [] } },
+      ),
+    );
     expect(noCaption.reasoning).toContain("the caption is empty");
     expect(noCaption.score).toBe(0.8);
   });
 
   it("is deterministic: the same input gives the same verdict", () => {
-    const input = { ...base, deliverable: goodDeliverable };
-    expect(rubricVerdict(input)).toEqual(rubricVerdict(structuredClone(input)));
+    expect(rubricVerdict(inputFor())).toEqual(rubricVerdict(structuredClone(inputFor())));
   });
 
   it("is what runVerifier uses when no model is configured", async () => {
-    const res = await runVerifier({ ...base, deliverable: goodDeliverable }, { model: null });
+    const res = await runVerifier(inputFor(), { model: null });
     expect(res.model).toBe(RUBRIC_MODEL_ID);
-    expect(res.verdict).toEqual(rubricVerdict({ ...base, deliverable: goodDeliverable }));
+    expect(res.verdict).toEqual(rubricVerdict(inputFor()));
     expect(res.inputTokens).toBeNull();
     expect(res.outputTokens).toBeNull();
+  });
+
+  it("gives an unreadable post no score and no approval, without asking any model", async () => {
+    const res = await runVerifier(
+      inputFor(goodDeliverable, {
+        evidence: {
+          status: "unreachable",
+          platform: "instagram",
+          url: goodDeliverable.url,
+          error: "The post could not be fetched: The request timed out.",
+          fetchedAt: "2026-11-22T12:00:00.000Z",
+          contentHash: `0x${"00".repeat(32)}`,
+        },
+      }),
+      { model: null },
+    );
+    expect(res.model).toBe(NO_EVIDENCE_MODEL_ID);
+    expect(res.verdict.approved).toBe(false);
+    expect(res.verdict.score).toBe(0);
+    expect(res.verdict.missing).toEqual([
+      "post not verifiable (unreachable): The post could not be fetched: The request timed out.",
+    ]);
   });
 });

@@ -8,21 +8,14 @@ import { makeUser, type TestUser } from "../helpers/users";
 import {
   answering,
   approve,
-  goodDeliverable,
-  launchRequirements,
+  inputFor,
   promptText,
   storedVerifications,
   submittedMilestone,
   textResult,
 } from "./fixtures";
 
-const input = {
-  requirements: launchRequirements,
-  deliverable: goodDeliverable,
-  dealTitle: "Instagram Reel",
-  milestoneTitle: "Launch Reel",
-  platform: "instagram",
-};
+const input = inputFor();
 const fast = { retryDelayMs: 1, timeoutMs: 2_000 };
 
 const apiError = (statusCode: number) =>
@@ -61,7 +54,7 @@ describe("runVerifier with a model", () => {
     expect(res.latencyMs).toBeGreaterThanOrEqual(0);
     expect(model.doGenerateCalls).toHaveLength(1);
     expect(model.doGenerateCalls[0]?.responseFormat).toMatchObject({ type: "json" });
-    expect(promptText(model)).toContain("<deliverable>");
+    expect(promptText(model)).toContain("<evidence>");
   });
 
   it("names the model provider:modelId when no id is given", async () => {

@@ -1,0 +1,31 @@
+import { getDb } from "@/db/client";
+import { requireUser } from "@/lib/auth/caller";
+import { methodNotAllowed, route } from "@/lib/http";
+import {
+  deleteHandleQuery,
+  getHandles,
+  putHandle,
+  putHandleBody,
+  removeHandle,
+} from "@/lib/profile/handles";
+
+// GET /api/profile/handles – the caller's declared platform handles
+export const GET = route({ auth: requireUser }, async ({ user }) => {
+  return Response.json({ handles: await getHandles(await getDb(), user) });
+});
+
+// PUT /api/profile/handles – declare or change the caller's handle on one platform
+export const PUT = route({ auth: requireUser, body: putHandleBody }, async ({ user, body }) => {
+  return Response.json({ handle: await putHandle(await getDb(), user, body) });
+});
+
+// DELETE /api/profile/handles?platform=… – remove the caller's handle on one platform
+export const DELETE = route(
+  { auth: requireUser, query: deleteHandleQuery },
+  async ({ user, query }) => {
+    await removeHandle(await getDb(), user, query.platform);
+    return new Response(null, { status: 204 });
+  },
+);
+
+export const { POST, PATCH, OPTIONS } = methodNotAllowed(["GET", "PUT", "DELETE"]);

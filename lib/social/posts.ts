@@ -1,0 +1,121 @@
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { findHandle, handleOwner, upsertHandle } from "@/db/queries/creator-handles";
+import {
+  deleteSandboxPost,
+  findSandboxPost,
+  insertSandboxPost,
+  listSandboxPosts,
+} from "@/db/queries/sandbox-posts";
+import type { SandboxPost, User } from "@/db/schema";
+import { sandboxOrigin, sandboxSocialEnabled } from "@/lib/env";
+import { AppError, notFound } from "@/lib/errors";
+import { handleText } from "@/lib/profile/handles";
+import { sandboxPostId, sandboxPostUrl } from "@/lib/verify/evidence/sandbox";
+
+// The sandbox social platform of the embedded default: a creator publishes a post (handle,
+// caption, a media placeholder) and gets a URL that the verifier reads like any platform's,
+// through its oEmbed endpoint. The handle is the publisher's own: the first post declares it
+// as their sandbox handle (if nobody else has), later posts must use it.
+
+export const sandboxMediaTypes = ["video", "photo", "story"] as const;
+
+export const publishBody = z.object({
+  handle: handleText,
+  caption: z.string().trim().min(1, "must not be empty").max(2_200),
+  mediaType: z.enum(sandboxMediaTypes).default("video"),
+});
+
+export const oembedQuery = z.object({
+  url: z.string().min(1).max(2_000),
+  format: z.enum(["json"]).default("json"),
+});
+
+export type SandboxPostJson = {
+  id: string;
+  url: string;
+  handle: string;
+  caption: string;
+  mediaType: string;
+  createdAt: string;
+  deleted: boolean;
+};
+
+export function sandboxPostJson(p: SandboxPost): SandboxPostJson {
+  return {
+    id: p.id,
+    url: sandboxPostUrl(p.id),
+    handle: p.handle,
+    caption: p.caption,
+    mediaType: p.mediaType,
+    createdAt: p.createdAt.toISOString(),
+    deleted: p.deletedAt !== null,
+  };
+}
+
+function requireSandbox(): void {
+  if (!sandboxSocialEnabled()) throw notFound("Sandbox platform");
+}
+
+type Caller = Pick<User, "id">;
+
+export async function publishPost(
+  db: Db,
+  caller: Caller,
+  input: z.infer<typeof publishBody>,
+): Promise<SandboxPostJson> {
+  requireSandbox();
+  const post = await db.transaction(async (tx) => {
+    const mine = await findHandle(tx, caller.id, "sandbox");
+    if (mine && mine.handle !== input.handle)
+      throw new AppError(
+        "conflict",
+        `You publish on the sandbox as @${mine.handle}; change it on your profile first.`,
+      );
+    if (!mine) {
+      if (await handleOwner(tx, "sandbox", input.handle, caller.id))
+        throw new AppError("conflict", `@${input.handle} is taken on the sandbox.`);
+      await upsertHandle(tx, { userId: caller.id, platform: "sandbox", handle: input.handle });
+    }
+    return insertSandboxPost(tx, { userId: caller.id, ...input });
+  });
+  return sandboxPostJson(post);
+}
+
+export async function myPosts(db: Db, caller: Caller): Promise<SandboxPostJson[]> {
+  requireSandbox();
+  return (await listSandboxPosts(db, caller.id)).map(sandboxPostJson);
+}
+
+export async function removePost(db: Db, caller: Caller, id: string): Promise<void> {
+  requireSandbox();
+  if (!(await deleteSandboxPost(db, caller.id, id))) throw notFound("Post");
+}
+
+/** A post for its public page: null when it does not exist (deleted ones are returned). */
+export async function publicPost(db: Db, id: string): Promise<SandboxPost | null> {
+  if (!sandboxSocialEnabled() || !z.uuid().safeParse(id).success) return null;
+  return findSandboxPost(db, id);
+}
+
+/** The oEmbed answer for a sandbox post URL; 404 for anything unknown or deleted. */
+export async function oembedFor(db: Db, url: string): Promise<Record<string, unknown>> {
+  requireSandbox();
+  const id = sandboxPostId(url);
+  const post = id ? await findSandboxPost(db, id) : null;
+  if (!post || post.deletedAt) throw notFound("Post");
+  const origin = sandboxOrigin();
+  return {
+    version: "1.0",
+    type: post.mediaType === "photo" ? "photo" : "video",
+    provider_name: "Milestone Sandbox",
+    provider_url: `${origin}/social`,
+    url: sandboxPostUrl(post.id, origin),
+    title: post.caption,
+    author_name: post.handle,
+    author_url: `${origin}/social/@${post.handle}`,
+    media_type: post.mediaType,
+    published_at: post.createdAt.toISOString(),
+    thumbnail_url: null,
+  };
+}
