@@ -6,13 +6,15 @@ import {
   fundingAuthorizationBody,
   txHashBody,
 } from "@/lib/deals/schemas";
+import { markReadBody } from "@/lib/notify/schemas";
 import { settleBody } from "@/lib/settle/schemas";
+import { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 
 // The API reference, served as OpenAPI 3.1 at /api/openapi.json and rendered at /docs.
 // Request schemas come from the same zod schemas the handlers validate with.
 
 export type Endpoint = {
-  method: "GET" | "POST" | "DELETE";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   path: string;
   summary: string;
   auth: boolean;
@@ -323,7 +325,121 @@ export const endpoints: Endpoint[] = [
     response: "{ ok, db, chain: { chainId, blockNumber } }",
     errors: ["503 unavailable"],
   },
+  ...notificationAndWebhookEndpoints(),
 ];
+
+// The inbox and webhooks (lib/notify, lib/webhooks). How a receiver verifies a delivery's
+// signature: /docs#webhooks and the README.
+function notificationAndWebhookEndpoints(): Endpoint[] {
+  const page = "?limit=1..100&cursor=";
+  const endpoint =
+    "{ id, url, eventTypes, enabled, disabledReason, disabledAt, createdAt, updatedAt }";
+  const notFound = "404 not_found";
+  return [
+    {
+      method: "GET",
+      path: "/api/notifications",
+      tag: "Notifications",
+      auth: true,
+      summary: `The caller's inbox, newest first: the other party's (and the service's) actions on their deals. Query ${page}&unread=true.`,
+      response:
+        "{ notifications: [{ id, read, createdAt, title, detail, event: { id, type, dealId, milestoneId, actor } }], nextCursor, unreadCount }",
+      errors: ["400 invalid_request (bad cursor)", "401 unauthenticated"],
+    },
+    {
+      method: "GET",
+      path: "/api/notifications/unread",
+      tag: "Notifications",
+      auth: true,
+      summary: "How many of the caller's notifications are unread.",
+      response: "{ unreadCount }",
+      errors: ["401 unauthenticated"],
+    },
+    {
+      method: "POST",
+      path: "/api/notifications/read",
+      tag: "Notifications",
+      auth: true,
+      body: markReadBody,
+      summary:
+        "Mark notifications read: { ids } (the caller's own; others are ignored) or { all: true }.",
+      response: "{ marked, unreadCount }",
+      errors: ["400 invalid_request", "401 unauthenticated"],
+    },
+    {
+      method: "POST",
+      path: "/api/webhooks",
+      tag: "Webhooks",
+      auth: true,
+      body: createEndpointBody,
+      summary:
+        "Register an endpoint for the events of the caller's deals (all types, or the ones listed). The URL must be https on a public address. The signing secret is in this answer only.",
+      response: `201 { endpoint: ${endpoint}, secret }`,
+      errors: [
+        "400 invalid_request (incl. a private or non-https URL)",
+        "409 conflict (20 endpoints)",
+      ],
+    },
+    {
+      method: "GET",
+      path: "/api/webhooks",
+      tag: "Webhooks",
+      auth: true,
+      summary: `The caller's endpoints, newest first (never their secrets). Query ${page}.`,
+      response: `{ endpoints: [${endpoint}], nextCursor }`,
+      errors: ["400 invalid_request (bad cursor)"],
+    },
+    {
+      method: "GET",
+      path: "/api/webhooks/{id}",
+      tag: "Webhooks",
+      auth: true,
+      summary:
+        "One of the caller's endpoints. `disabledReason` is set when the service disabled it after persistent failure.",
+      response: `{ endpoint: ${endpoint} }`,
+      errors: [notFound],
+    },
+    {
+      method: "PATCH",
+      path: "/api/webhooks/{id}",
+      tag: "Webhooks",
+      auth: true,
+      body: updateEndpointBody,
+      summary:
+        "Change url or eventTypes, enable (clears the disabled notice) or disable (pending deliveries fail; resend brings them back).",
+      response: `{ endpoint: ${endpoint} }`,
+      errors: ["400 invalid_request", notFound],
+    },
+    {
+      method: "DELETE",
+      path: "/api/webhooks/{id}",
+      tag: "Webhooks",
+      auth: true,
+      summary: "Remove an endpoint and its delivery log.",
+      response: "{ deleted: true }",
+      errors: [notFound],
+    },
+    {
+      method: "POST",
+      path: "/api/webhooks/{id}/rotate-secret",
+      tag: "Webhooks",
+      auth: true,
+      summary: "A new signing secret, in this answer only; the old one stops signing at once.",
+      response: `{ endpoint: ${endpoint}, secret }`,
+      errors: [notFound],
+    },
+    {
+      method: "GET",
+      path: "/api/webhooks/{id}/deliveries",
+      tag: "Webhooks",
+      auth: true,
+      summary: `The endpoint's delivery log, newest first, with status codes and errors. Resend one with POST /api/webhooks/{id}/deliveries/{deliveryId}/resend (202; refused with 409 invalid_state while the endpoint is disabled). Query ${page}.`,
+      response:
+        "{ deliveries: [{ id, eventId, eventType, status: pending|delivered|failed, attempts, lastStatusCode, lastError, nextAttemptAt, deliveredAt, createdAt }], nextCursor }",
+      errors: ["400 invalid_request (bad cursor)", notFound],
+    },
+  ];
+}
 
 const errorSchema = {
   type: "object",

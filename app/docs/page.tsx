@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { z } from "zod";
+import { WebhookDocs } from "@/components/webhooks/webhook-docs";
 import { endpoints } from "@/lib/openapi";
 
 export const metadata: Metadata = { title: "API reference" };
@@ -47,6 +48,7 @@ export default function DocsPage() {
           the grace period, without the service.
         </p>
       </section>
+      <WebhookDocs />
       {tags.map((tag) => (
         <section key={tag} className="stack">
           <h2>{tag}</h2>

@@ -3,6 +3,7 @@ import type { DbOrTx } from "@/db/client";
 import { countUnread, listInbox, markRead } from "@/db/queries/notifications";
 import type { DealEventType } from "@/db/schema";
 import { describeEvent } from "@/lib/notify/describe";
+import type { MarkReadBody } from "@/lib/notify/schemas";
 import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@/lib/pagination";
 
 // The in-app inbox: the other party's actions (and the service's) on the caller's deals,
@@ -64,12 +65,6 @@ export async function listNotifications(
 }
 
 export const unreadCount = (db: DbOrTx, caller: { id: string }) => countUnread(db, caller.id);
-
-export const markReadBody = z.union([
-  z.object({ ids: z.array(z.uuid()).min(1).max(100) }).strict(),
-  z.object({ all: z.literal(true) }).strict(),
-]);
-export type MarkReadBody = z.infer<typeof markReadBody>;
 
 /** POST /api/notifications/read: marks the caller's own notifications (others' ids: ignored). */
 export async function markNotificationsRead(

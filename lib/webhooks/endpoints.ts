@@ -12,13 +12,13 @@ import {
 } from "@/db/queries/webhooks";
 import {
   type DealEventType,
-  dealEventTypes,
   type WebhookDelivery,
   type WebhookEndpoint,
   webhookEndpoints,
 } from "@/db/schema";
 import { AppError, notFound } from "@/lib/errors";
 import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@/lib/pagination";
+import type { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 import { newWebhookSecret } from "@/lib/webhooks/signature";
 import { assertWebhookUrl } from "@/lib/webhooks/url";
 
@@ -26,27 +26,6 @@ import { assertWebhookUrl } from "@/lib/webhooks/url";
 // rotate the secret; each endpoint's delivery log and resend. Every lookup is by owner and id.
 
 export const MAX_ENDPOINTS_PER_USER = 20;
-
-const eventTypesField = z
-  .array(z.enum(dealEventTypes))
-  .max(dealEventTypes.length)
-  .describe("Event types to deliver; empty or omitted = all");
-
-export const createEndpointBody = z
-  .object({
-    url: z.string().max(2048).describe("https URL that receives POSTed events"),
-    eventTypes: eventTypesField.optional(),
-  })
-  .strict();
-
-export const updateEndpointBody = z
-  .object({
-    url: z.string().max(2048).optional(),
-    eventTypes: eventTypesField.optional(),
-    enabled: z.boolean().optional(),
-  })
-  .strict()
-  .refine((b) => Object.keys(b).length > 0, "Send at least one of url, eventTypes, enabled.");
 
 export type WebhookEndpointJson = {
   id: string;

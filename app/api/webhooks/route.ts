@@ -2,7 +2,8 @@ import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
 import { methodNotAllowed, route } from "@/lib/http";
 import { pageQuery } from "@/lib/pagination";
-import { createEndpoint, createEndpointBody, listEndpoints } from "@/lib/webhooks/endpoints";
+import { createEndpoint, listEndpoints } from "@/lib/webhooks/endpoints";
+import { createEndpointBody } from "@/lib/webhooks/schemas";
 
 // GET /api/webhooks – the caller's webhook endpoints, newest first (cursor-paginated)
 export const GET = route({ auth: requireUser, query: pageQuery }, async ({ user, query }) => {

@@ -2,12 +2,8 @@ import { z } from "zod";
 import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
 import { methodNotAllowed, route } from "@/lib/http";
-import {
-  deleteEndpoint,
-  getEndpoint,
-  updateEndpoint,
-  updateEndpointBody,
-} from "@/lib/webhooks/endpoints";
+import { deleteEndpoint, getEndpoint, updateEndpoint } from "@/lib/webhooks/endpoints";
+import { updateEndpointBody } from "@/lib/webhooks/schemas";
 
 const params = z.object({ id: z.uuid("must be a UUID") });
 

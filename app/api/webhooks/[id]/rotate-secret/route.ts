@@ -11,4 +11,4 @@ export const POST = route({ auth: requireUser, params }, async ({ user, params }
   Response.json(await rotateSecret(await getDb(), user, params.id)),
 );
 
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["POST"]);
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["POST"]);

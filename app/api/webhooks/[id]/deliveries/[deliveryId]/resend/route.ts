@@ -26,4 +26,4 @@ export const POST = route({ auth: requireUser, params }, async ({ user, params }
   return Response.json({ delivery }, { status: 202 });
 });
 
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["POST"]);
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["POST"]);

@@ -1,0 +1,70 @@
+// The /docs section on receiving webhooks: what is sent, and how to verify the signature.
+// The same sample is in the README; test/webhooks/delivery.test.ts runs a receiver like it.
+
+export const verifySample = `import { createHmac, timingSafeEqual } from "node:crypto";
+import { createServer } from "node:http";
+
+const secret = process.env.MILESTONE_WEBHOOK_SECRET; // whsec_… (shown once when you registered)
+const seen = new Set(); // use your database: remember handled event ids
+
+/** True when \`header\` signs \`rawBody\` with \`secret\` and is at most 5 minutes old. */
+function verify(rawBody, header, secret, toleranceSeconds = 300) {
+  const fields = (header ?? "").split(",").map((p) => p.trim().split("="));
+  const t = Number(fields.find(([k]) => k === "t")?.[1]);
+  const signatures = fields.filter(([k]) => k === "v1").map(([, v]) => v ?? "");
+  if (!Number.isInteger(t) || Math.abs(Date.now() / 1000 - t) > toleranceSeconds) return false;
+  const expected = Buffer.from(createHmac("sha256", secret).update(\`\${t}.\${rawBody}\`).digest("hex"));
+  return signatures.some((s) => s.length === expected.length && timingSafeEqual(Buffer.from(s), expected));
+}
+
+createServer((req, res) => {
+  let raw = ""; // the exact bytes: verify before parsing, never a re-serialized object
+  req.setEncoding("utf8").on("data", (c) => (raw += c)).on("end", () => {
+    if (!verify(raw, req.headers["milestone-signature"], secret)) return res.writeHead(400).end();
+    const event = JSON.parse(raw); // { id, type, createdAt, data: { dealId, milestoneId, … } }
+    if (!seen.has(event.id)) {
+      seen.add(event.id); // at-least-once: the same id may arrive twice
+      console.log(event.type, event.data.dealId);
+    }
+    res.writeHead(200).end(); // any 2xx within 10 s counts as delivered
+  });
+}).listen(8080);`;
+
+export function WebhookDocs() {
+  return (
+    <section className="card stack" aria-labelledby="webhooks">
+      <h2 id="webhooks">Webhooks: receiving and verifying events</h2>
+      <p className="small">
+        Register an endpoint (<code>POST /api/webhooks</code> or{" "}
+        <a href="/settings/webhooks">Settings → Webhooks</a>) and every event of your deals&apos;
+        activity log is POSTed to it as JSON:{" "}
+        <code>{'{ "id", "type", "createdAt", "data": { "dealId", "milestoneId", … } }'}</code>.
+        Types: created, funded, taken, submitted, verified, rejected, approved, paid, refunded,
+        cancelled, expired, completed, appealed, decided, overdue, review_window_elapsed.
+      </p>
+      <ul className="small">
+        <li>
+          <code>Milestone-Signature: t=&lt;unix seconds&gt;,v1=&lt;hex&gt;</code> — HMAC-SHA256,
+          keyed with the endpoint&apos;s secret (the whole <code>whsec_…</code> string), of{" "}
+          <code>t + &quot;.&quot; + the raw body</code>. Refuse old timestamps (5 minutes).
+        </li>
+        <li>
+          <code>Milestone-Event-Id</code> — the event id (also <code>id</code> in the body).
+          Delivery is at-least-once: de-duplicate on it.
+        </li>
+        <li>
+          Answer 2xx within 10 seconds. Anything else (or no answer) is retried with exponential
+          backoff — 1, 3, 9, 27, 81 minutes, ~4 hours, then every 8 hours — for about 30 hours, then
+          the delivery fails and the endpoint is disabled with a notice until you enable it again.
+          The delivery log shows each status code; any delivery can be resent.
+        </li>
+        <li>
+          Endpoints must be https on a public address (private and metadata addresses are refused).
+        </li>
+      </ul>
+      <pre className="mono small" style={{ overflowX: "auto" }}>
+        {verifySample}
+      </pre>
+    </section>
+  );
+}

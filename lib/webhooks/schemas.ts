@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { dealEventTypes } from "@/db/schema";
+
+// Request bodies of the webhook endpoints API (also the API reference's schemas).
+
+const eventTypesField = z
+  .array(z.enum(dealEventTypes))
+  .max(dealEventTypes.length)
+  .describe("Event types to deliver; empty or omitted = all");
+
+export const createEndpointBody = z
+  .object({
+    url: z.string().max(2048).describe("https URL on a public address that receives the events"),
+    eventTypes: eventTypesField.optional(),
+  })
+  .strict();
+
+export const updateEndpointBody = z
+  .object({
+    url: z.string().max(2048).optional(),
+    eventTypes: eventTypesField.optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, "Send at least one of url, eventTypes, enabled.");
