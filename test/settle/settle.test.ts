@@ -281,7 +281,8 @@ describe("POST /api/settle", () => {
     const stranger = await makeUser("organization");
     const cases: Array<[string, Parameters<typeof call>[1], number, string]> = [
       ["anonymous", { body: { milestoneId } }, 401, "unauthenticated"],
-      ["the creator", { token: creator.token, body: { milestoneId } }, 403, "forbidden"],
+      // The creator may settle only after the brand let the review window pass (decisions.test.ts).
+      ["the creator", { token: creator.token, body: { milestoneId } }, 409, "review_window_open"],
       ["a stranger", { token: stranger.token, body: { milestoneId } }, 404, "not_found"],
       [
         "a malformed id",
