@@ -36,7 +36,8 @@ export default defineConfig({
   webServer: {
     command: "npx tsx scripts/dev.ts --prod --fresh --rpc-port 0",
     url: `${baseURL}/api/health`,
-    timeout: 240_000,
+    // The production build runs inside this start: minutes on a busy two-core machine.
+    timeout: 600_000,
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
