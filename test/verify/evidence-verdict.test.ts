@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as postRoute from "@/app/api/social/posts/[id]/route";
 import * as verifyRoute from "@/app/api/verify/route";
 import { getDb } from "@/db/client";

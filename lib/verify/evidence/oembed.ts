@@ -119,14 +119,14 @@ export const x: Adapter = {
     readOEmbed("x", url, options, { omit_script: "1", dnt: "true" }, (o) => xFacts(o, url)),
 };
 
-// Instagram's Graph oEmbed: author_name is the handle; the caption is in the embed's HTML.
+// Instagram's Graph oEmbed: author_name is the handle and title the caption. Its embed HTML
+// holds no caption ("A post shared by …"), so without a title the caption is empty and the
+// requirements cannot be confirmed: the brand decides.
 function instagramFacts(o: OEmbed, url: URL): PostFacts {
-  const html = str(o.html) ?? "";
-  const caption = /<p\b[^>]*>([\s\S]*?)<\/p>/i.exec(html)?.[1];
   return {
     ...base(o, url),
     authorHandle: str(o.author_name) ? normalizeHandle(String(o.author_name)) : null,
-    caption: str(o.title) ?? (caption ? textOf(caption) : ""),
+    caption: str(o.title) ?? "",
     mediaType: /\/(reel|tv)\//.test(url.pathname) ? "video" : "post",
   };
 }
