@@ -2,7 +2,14 @@ import type { NextConfig } from "next";
 import { parseEnv } from "./lib/env";
 import { browserRpcOrigins, securityHeaders } from "./lib/security-headers";
 
+const env = parseEnv(process.env);
+
 const nextConfig: NextConfig = {
+  // `next dev` answers requests for its dev assets only from these hosts besides localhost:
+  // opening the dev server at http://127.0.0.1:3000 (or APP_URL's host) works too.
+  allowedDevOrigins: [...new Set(["127.0.0.1", "localhost", appHost(env.APP_URL)])].filter(
+    (h): h is string => Boolean(h),
+  ),
   // PGlite ships WASM and data files that must be loaded from node_modules at run time.
   serverExternalPackages: ["@electric-sql/pglite", "solc"],
   poweredByHeader: false,
@@ -11,10 +18,19 @@ const nextConfig: NextConfig = {
   async headers() {
     const headers = securityHeaders({
       dev: process.env.NODE_ENV === "development",
-      rpcOrigins: browserRpcOrigins(parseEnv(process.env)),
+      rpcOrigins: browserRpcOrigins(env),
     });
     return [{ source: "/:path*", headers }];
   },
 };
+
+function appHost(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return undefined;
+  }
+}
 
 export default nextConfig;

@@ -10,6 +10,8 @@
 //   release     the escrow release transaction alone, through the sender, vs. the plain
 //               viem transfer (what holding the brand's money costs on-chain)
 //   deal list   GET /api/deals for a brand with 100 deals vs. a trivial `select 1`
+//   page weight First Load JS per main route from the last build vs. an empty page
+//               (bench/page-weight.ts)
 import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -289,6 +291,9 @@ async function main() {
   await closeDb();
   await anvil.stop();
   await fresh?.drop();
+
+  const { printPageWeights } = await import("./page-weight");
+  printPageWeights();
 }
 
 main().catch((err) => {

@@ -6,7 +6,12 @@
 //   --prod         build and `next start` instead of `next dev` (used by the e2e suite)
 //   --fresh        wipe DATA_DIR first
 //   --rpc-port N   start anvil on port N (0 = any free port) instead of RPC_URL's
-import { type ChildProcess, spawn } from "node:child_process";
+//
+// Stopping it by any signal it can catch (Ctrl-C, SIGTERM, SIGHUP, SIGQUIT), or a crash,
+// stops everything it started: the build, next (with the worker processes it forks) and
+// anvil. A SIGKILL cannot be caught: killing the whole process group (as Playwright does)
+// still reaches every child, which all stay in this process's group.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -36,12 +41,61 @@ async function shutdown(code: number) {
   process.exit(code);
 }
 
-function run(cmd: string, argv: string[], overrides: Record<string, string | undefined>) {
-  return spawn(cmd, argv, { stdio: "inherit", env: childEnv(overrides) });
+function waitExit(child: ChildProcess): Promise<number> {
+  if (child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve(child.exitCode ?? 1);
+  return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 }
 
-function waitExit(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+/** Every process below `pid` (children, grandchildren…), from `ps`; empty where ps fails. */
+function descendants(pid: number): number[] {
+  let table: string;
+  try {
+    table = execFileSync("ps", ["-A", "-o", "pid=,ppid="], { encoding: "utf8" });
+  } catch {
+    return [];
+  }
+  const children = new Map<number, number[]>();
+  for (const line of table.trim().split("\n")) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number);
+    if (child === undefined || parent === undefined) continue;
+    children.set(parent, [...(children.get(parent) ?? []), child]);
+  }
+  const out: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const c of children.get(queue.shift() as number) ?? []) {
+      out.push(c);
+      queue.push(c);
+    }
+  }
+  return out;
+}
+
+/**
+ * Stops a child and everything it started: SIGTERM to the child (next forwards it to its
+ * workers), then after `graceMs` SIGKILL to whatever of that tree is still running.
+ */
+async function stopTree(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const tree = descendants(child.pid);
+  child.kill("SIGTERM");
+  const timer = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), graceMs).unref());
+  await Promise.race([waitExit(child), timer]);
+  for (const pid of [child.pid, ...tree]) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** A child process that shutdown() stops (with its own children) whatever ends this one. */
+function run(cmd: string, argv: string[], overrides: Record<string, string | undefined>) {
+  const child = spawn(cmd, argv, { stdio: "inherit", env: childEnv(overrides) });
+  cleanups.push(() => stopTree(child));
+  return child;
 }
 
 async function localChain(): Promise<Record<string, string>> {
@@ -85,8 +139,12 @@ async function main() {
   const dir = dataDir(e);
   if (args.fresh) rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"] as const)
     process.on(signal, () => void shutdown(0));
+  process.on("uncaughtException", (err) => {
+    console.error(err);
+    void shutdown(1);
+  });
 
   const chainEnv = e.CHAIN === "local" ? await localChain() : {};
   const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
@@ -103,12 +161,6 @@ async function main() {
     args.prod ? [nextBin, "start", "-p", port, "-H", "127.0.0.1"] : [nextBin, "dev", "-p", port],
     childVars,
   );
-  cleanups.push(async () => {
-    if (next.exitCode === null) {
-      next.kill("SIGTERM");
-      await waitExit(next);
-    }
-  });
   const code = await waitExit(next);
   await shutdown(code);
 }
