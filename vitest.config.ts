@@ -17,6 +17,7 @@ const standalone = [
   "test/verify/checks.test.ts",
   "test/net/safe-fetch.test.ts",
   "test/verify/evidence-adapters.test.ts",
+  "test/verify/eval.test.ts",
   "test/verify/rubric.test.ts",
   "test/verify/providers.test.ts",
   "test/contracts/anvil.test.ts",

@@ -1,0 +1,109 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { evidenceContentHash } from "@/lib/verify/evidence";
+import type { Evidence } from "@/lib/verify/evidence/types";
+import type { VerifierInput } from "@/lib/verify/verdict";
+
+// The labelled eval cases (eval/cases.json): the post as fetched, what the creator typed,
+// the handle they declared, and the expected verdict.
+
+const requirements = z.object({
+  hashtags: z.array(z.string()),
+  mentions: z.array(z.string()),
+  links: z.array(z.string()),
+  criteria: z.array(z.string()),
+});
+
+const platform = z.enum(["youtube", "tiktok", "x", "instagram", "sandbox", "web"]);
+
+const post = z.discriminatedUnion("status", [
+  z.object({
+    status: z.literal("ok"),
+    platform,
+    url: z.string(),
+    author: z.string().nullable(),
+    caption: z.string(),
+    mediaType: z.string().nullable().default(null),
+  }),
+  z.object({
+    status: z.enum(["deleted", "unreachable", "blocked", "unsupported"]),
+    platform,
+    url: z.string(),
+    error: z.string(),
+  }),
+]);
+
+export const evalCase = z.object({
+  id: z.string(),
+  category: z.string(),
+  why: z.string().default(""),
+  /** The right answer follows from hashtags, mentions, links, author and evidence alone. */
+  deterministic: z.boolean(),
+  /** A prompt-injection attempt whose honest verdict is a rejection. */
+  attack: z.boolean(),
+  deal: z.object({ title: z.string(), milestone: z.string(), platform: z.string() }),
+  requirements,
+  post,
+  declaredHandle: z.string().nullable(),
+  claim: z.object({ url: z.string(), text: z.string(), note: z.string() }),
+  expected: z.object({
+    approved: z.boolean(),
+    /** Inclusive [min, max] the score must fall in, where it matters. */
+    score: z.tuple([z.number(), z.number()]).optional(),
+  }),
+});
+export type EvalCase = z.infer<typeof evalCase>;
+
+export const CASES_FILE = path.join(import.meta.dirname, "cases.json");
+
+export function loadCases(file = CASES_FILE): EvalCase[] {
+  const doc = JSON.parse(readFileSync(file, "utf8")) as { cases: unknown };
+  const cases = z.array(evalCase).parse(doc.cases);
+  const ids = new Set(cases.map((c) => c.id));
+  if (ids.size !== cases.length) throw new Error("eval case ids must be unique");
+  return cases;
+}
+
+const FETCHED_AT = "2026-11-22T12:00:00.000Z";
+
+function evidenceOf(c: EvalCase): Evidence {
+  const p = c.post;
+  if (p.status !== "ok")
+    return {
+      status: p.status,
+      platform: p.platform,
+      url: p.url,
+      error: p.error,
+      fetchedAt: FETCHED_AT,
+      contentHash: evidenceContentHash({ platform: p.platform, url: p.url, status: p.status }),
+    };
+  const content = {
+    platform: p.platform,
+    url: p.url,
+    canonicalUrl: p.url,
+    authorHandle: p.author?.toLowerCase() ?? null,
+    caption: p.caption,
+    mediaType: p.mediaType,
+    thumbnailUrl: null,
+    publishedAt: null,
+  };
+  return {
+    status: "ok",
+    record: { ...content, fetchedAt: FETCHED_AT },
+    contentHash: evidenceContentHash(content),
+  };
+}
+
+/** What the verifier is given for a case: exactly what verify-milestone would pass. */
+export function inputOf(c: EvalCase): VerifierInput {
+  return {
+    requirements: c.requirements,
+    deliverable: c.claim,
+    evidence: evidenceOf(c),
+    declaredHandle: c.declaredHandle,
+    dealTitle: c.deal.title,
+    milestoneTitle: c.deal.milestone,
+    platform: c.deal.platform,
+  };
+}
