@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
+import { pingDatabase } from "@/db/queries/health";
 import { chainConfig, publicClient } from "@/lib/chain/config";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
@@ -12,8 +12,7 @@ export type Health = {
 
 async function checkDb(): Promise<string | null> {
   try {
-    const db = await getDb();
-    await db.execute(sql`select 1`);
+    await pingDatabase(await getDb());
     return null;
   } catch (err) {
     log.warn("health: database check failed", { err });

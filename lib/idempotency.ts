@@ -1,7 +1,11 @@
 import { createHash } from "node:crypto";
-import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { idempotencyKeys } from "@/db/schema";
+import {
+  claimIdempotencyKey,
+  findIdempotencyKey,
+  recordIdempotentResponse,
+  releaseIdempotencyKey,
+} from "@/db/queries/idempotency-keys";
 import { AppError } from "@/lib/errors";
 
 // `Idempotency-Key`: a retried request with the same key (per user) gets the first
@@ -28,14 +32,10 @@ export async function withIdempotency(
 ): Promise<Response> {
   if (!p.key) return run();
   const requestHash = createHash("sha256").update(JSON.stringify(p.request)).digest("hex");
-  const where = and(eq(idempotencyKeys.userId, p.userId), eq(idempotencyKeys.key, p.key));
-  const [claimed] = await db
-    .insert(idempotencyKeys)
-    .values({ userId: p.userId, key: p.key, route: p.route, requestHash })
-    .onConflictDoNothing()
-    .returning();
+  const key = { userId: p.userId, key: p.key };
+  const claimed = await claimIdempotencyKey(db, { ...key, route: p.route, requestHash });
   if (!claimed) {
-    const [existing] = await db.select().from(idempotencyKeys).where(where);
+    const existing = await findIdempotencyKey(db, key);
     if (!existing) return run(); // released between our insert and select
     if (existing.route !== p.route || existing.requestHash !== requestHash)
       throw new AppError(
@@ -56,17 +56,14 @@ export async function withIdempotency(
   try {
     response = await run();
   } catch (err) {
-    await db.delete(idempotencyKeys).where(where);
+    await releaseIdempotencyKey(db, key);
     throw err;
   }
   if (response.status >= 500) {
-    await db.delete(idempotencyKeys).where(where);
+    await releaseIdempotencyKey(db, key);
     return response;
   }
   const body = await response.clone().json();
-  await db
-    .update(idempotencyKeys)
-    .set({ statusCode: response.status, response: body })
-    .where(where);
+  await recordIdempotentResponse(db, key, { statusCode: response.status, response: body });
   return response;
 }
