@@ -260,6 +260,20 @@ describe("webhook delivery", () => {
     expect(row?.status).toBe("delivered");
   });
 
+  it("concurrent drains (several instances) send each delivery once", async () => {
+    const endpoint = await register(brand);
+    const { dealId } = await dealBetween(brand, creator);
+    for (let i = 0; i < 6; i++)
+      await record({ dealId, type: "submitted", actorId: creator.user.id, data: { revision: i } });
+    const db = await getDb();
+    const reports = await Promise.all(
+      [1, 2, 3].map(() => drainWebhooks(db, { endpointId: endpoint.id, batchSize: 2 })),
+    );
+    expect(reports.reduce((n, r) => n + r.delivered, 0)).toBe(6);
+    expect(received).toHaveLength(6);
+    expect(new Set(received.map((r) => r.headers["milestone-event-id"])).size).toBe(6);
+  });
+
   it("delivers only the event types an endpoint subscribes to, for both parties", async () => {
     const paidOnly = await register(brand, { eventTypes: ["paid"] });
     const creatorAll = await register(creator);
