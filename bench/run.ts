@@ -10,6 +10,8 @@
 //   release     the escrow release transaction alone, through the sender, vs. the plain
 //               viem transfer (what holding the brand's money costs on-chain)
 //   deal list   GET /api/deals for a brand with 100 deals vs. a trivial `select 1`
+//   auth GET    authenticated GET throughput: API key vs session token vs a bare node:http +
+//               one-query floor (bench/auth-get.ts, in a process of its own)
 //   page weight First Load JS per main route from the last build vs. an empty page
 //               (bench/page-weight.ts)
 import { randomUUID } from "node:crypto";
@@ -294,6 +296,12 @@ async function main() {
 
   const { printPageWeights } = await import("./page-weight");
   printPageWeights();
+
+  // Its own process: its own database and configuration (lib/env is read once per process).
+  const { execFileSync } = await import("node:child_process");
+  execFileSync(process.execPath, [...process.execArgv, "bench/auth-get.ts", String(ROUNDS)], {
+    stdio: "inherit",
+  });
 }
 
 main().catch((err) => {
