@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { createApiKeyBody, renameApiKeyBody } from "@/lib/auth/api-keys";
 import { roleBody, sessionBody, walletLinkBody } from "@/lib/auth/schemas";
 import {
   createDealBody,
@@ -7,7 +8,7 @@ import {
   txHashBody,
 } from "@/lib/deals/schemas";
 import { markReadBody } from "@/lib/notify/schemas";
-import { settleBody } from "@/lib/settle/schemas";
+import { appealBody, decisionBody, settleBody } from "@/lib/settle/schemas";
 import { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 
 // The API reference, served as OpenAPI 3.1 at /api/openapi.json and rendered at /docs.
@@ -257,11 +258,59 @@ export const endpoints: Endpoint[] = [
     response:
       '{ outcome: "paid", milestone, verdict, settlement } | { outcome: "rejected", milestone, verdict }',
     errors: [
-      "403 forbidden",
+      "403 forbidden (the creator may settle only after the review window; never with minScore)",
       "404 not_found",
-      "409 no_deliverable | already_settled | settlement_in_progress | not_funded | invalid_state",
+      "409 no_deliverable | already_settled | settlement_in_progress | not_funded | invalid_state | review_window_open",
       "502 verifier_unavailable | chain_unavailable (retry resumes)",
       "503 not_configured (relay)",
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/milestones/{id}/decision",
+    tag: "Verification and settlement",
+    auth: true,
+    body: decisionBody,
+    summary:
+      "The brand decides on a rejected or unsettled revision: pay floor(amount × score) through the same escrow release as settle (the decision record's hash on-chain), or uphold the rejection — always with a reason. One decision per revision; answers an open appeal. Honours Idempotency-Key.",
+    response: "{ milestone (with review.decision), settlement | null }",
+    errors: [
+      "400 invalid_request (score required to approve, 0 < score ≤ 1; reason of 3+ characters)",
+      "403 forbidden (not the brand)",
+      "404 not_found",
+      "409 already_decided | already_settled | settlement_in_progress | no_deliverable | invalid_state",
+      "502 chain_unavailable (decision kept; the payment resumes)",
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/milestones/{id}/appeal",
+    tag: "Verification and settlement",
+    auth: true,
+    body: appealBody,
+    summary:
+      "The creator appeals a rejected revision, with a reason; the brand answers with a decision.",
+    response: "{ appeal, milestone }",
+    errors: [
+      "400 invalid_request",
+      "403 forbidden (not the creator)",
+      "404 not_found",
+      "409 appeal_exists | already_decided | invalid_state (only a rejection can be appealed)",
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/milestones/{id}/refund",
+    tag: "Verification and settlement",
+    auth: true,
+    summary:
+      "The brand takes back a milestone past its due date with nothing delivered: an escrow release paying the creator 0 and the brand the whole milestone. Honours Idempotency-Key.",
+    response: "{ milestone, settlement }",
+    errors: [
+      "403 forbidden",
+      "404 not_found",
+      "409 invalid_state (not overdue, or delivered) | settlement_in_progress | already_settled",
+      "502 chain_unavailable (retry resumes)",
     ],
   },
   {
@@ -326,7 +375,57 @@ export const endpoints: Endpoint[] = [
     errors: ["503 unavailable"],
   },
   ...notificationAndWebhookEndpoints(),
+  ...apiKeyEndpoints(),
 ];
+
+// API keys (lib/auth/api-keys.ts). Managed with a session only: an API key or a bare
+// identity token gets 403 forbidden here.
+function apiKeyEndpoints(): Endpoint[] {
+  const key = "{ id, name, prefix, scopes, expiresAt, lastUsedAt, revokedAt, createdAt }";
+  const sessionOnly = "403 forbidden (an API key or identity token; use a session)";
+  return [
+    {
+      method: "POST",
+      path: "/api/keys",
+      tag: "API keys",
+      auth: true,
+      body: createApiKeyBody,
+      summary:
+        "Create an API key (mk_…) with scopes read | write | settle and an optional expiry. The key is in this answer only; only its SHA-256 is stored.",
+      response: `201 { key, apiKey: ${key} }`,
+      errors: ["400 invalid_request", "401 unauthenticated", sessionOnly],
+    },
+    {
+      method: "GET",
+      path: "/api/keys",
+      tag: "API keys",
+      auth: true,
+      summary:
+        "The caller's keys, newest first, revoked ones included (never the secrets). Query ?limit=1..100&cursor=.",
+      response: `{ keys: [${key}], nextCursor }`,
+      errors: ["400 invalid_request (bad cursor)", "401 unauthenticated", sessionOnly],
+    },
+    {
+      method: "PATCH",
+      path: "/api/keys/{id}",
+      tag: "API keys",
+      auth: true,
+      body: renameApiKeyBody,
+      summary: "Rename one of the caller's keys that is not revoked.",
+      response: `{ apiKey: ${key} }`,
+      errors: ["400 invalid_request", sessionOnly, "404 not_found"],
+    },
+    {
+      method: "DELETE",
+      path: "/api/keys/{id}",
+      tag: "API keys",
+      auth: true,
+      summary: "Revoke one of the caller's keys: it is 401 invalid_token from the next request on.",
+      response: `{ apiKey: ${key} }`,
+      errors: [sessionOnly, "404 not_found"],
+    },
+  ];
+}
 
 // The inbox and webhooks (lib/notify, lib/webhooks). How a receiver verifies a delivery's
 // signature: /docs#webhooks and the README.
@@ -505,7 +604,8 @@ export function openApiDocument(serverUrl: string) {
         bearer: {
           type: "http",
           scheme: "bearer",
-          description: "The token from POST /api/auth/session",
+          description:
+            "An API key (mk_…, from /settings/keys or POST /api/keys; 403 insufficient_scope outside its scopes: GET/HEAD need read, settle/decision/refund/cancel need settle, other writes need write), the session token from POST /api/auth/session, or the identity provider's ID token. API keys and ID tokens are rate-limited per key and per user: 429 rate_limited with Retry-After and RateLimit-* headers.",
         },
         cookie: { type: "apiKey", in: "cookie", name: "milestone.session-token" },
       },
