@@ -1,5 +1,6 @@
 import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
 import { mnemonicToAccount } from "viem/accounts";
+import { publishOnSandbox } from "./sandbox";
 
 // The deals journey on the embedded setup (dev identity provider, offline rubric verifier,
 // local anvil): a brand adds the starter deals and funds one's escrow from its wallet
@@ -152,19 +153,25 @@ test("brand posts starter deals, creator delivers, brand verifies and settles, c
   await expect(creator.getByTestId("wallet-missing")).toHaveCount(0);
   await expect(creator.getByTestId("deal-header")).toContainText(SHORT);
 
-  // Submit the deliverable: every required tag is there, but the post is on YouTube rather
-  // than TikTok, so the offline rubric approves it at 0.9 (and pays 90 of 100 USDC).
+  // Publish on the sandbox platform, then submit the post: every required tag is in its
+  // caption, but it is not on TikTok, so the offline rubric approves it at 0.9 (and pays 90
+  // of 100 USDC). The verifier reads the published caption, not the form's text.
+  const postUrl = await publishOnSandbox(
+    creator,
+    `shoutout${Date.now()}`,
+    "Honest shoutout: I get paid for every post with Milestone. #MilestonePartner #ad @milestone.app",
+  );
   const form = creator.getByTestId("deliverable-form");
   await form.getByLabel("Post URL").fill("not a url");
   await form.getByRole("button", { name: "Submit deliverable" }).click();
   await expect(form.getByText("The URL must be an http(s) URL")).toBeVisible();
-  await form.getByLabel("Post URL").fill("https://www.youtube.com/watch?v=milestone-shoutout");
+  await form.getByLabel("Post URL").fill(postUrl);
   await form
     .getByLabel(/Post text/)
     .fill(
       "Honest shoutout: I get paid for every post with Milestone. #MilestonePartner #ad @milestone.app",
     );
-  await form.getByLabel(/Note to the brand/).fill("Cross-posted to YouTube as well.");
+  await form.getByLabel(/Note to the brand/).fill("Published on the sandbox.");
   await form.getByRole("button", { name: "Submit deliverable" }).click();
   await expect(creator.getByTestId("milestone-status")).toHaveText("Submitted");
   await expect(creator.getByText("waiting for the brand's review")).toBeVisible();
@@ -176,9 +183,7 @@ test("brand posts starter deals, creator delivers, brand verifies and settles, c
   await expect(tiktok).toContainText(creatorEmail);
   await tiktok.getByRole("link", { name: "Review" }).click();
   await expect(brand).toHaveURL(new RegExp(`/deals/${dealId}$`));
-  await expect(brand.getByTestId("deliverable")).toContainText(
-    "https://www.youtube.com/watch?v=milestone-shoutout",
-  );
+  await expect(brand.getByTestId("deliverable")).toContainText(postUrl);
   await expect(brand.getByTestId("deal-header")).toContainText(creatorEmail);
 
   // Verify shows the verdict; Settle runs verify → gate → pay → confirmed.
@@ -391,8 +396,14 @@ test("a deliverable that misses a requirement is rejected at the gate and the cr
   await creator.getByRole("button", { name: "Accept this deal" }).click();
   await expect(creator.getByTestId("deal-status")).toHaveText("Active");
   await expect(creator.getByTestId("wallet-missing")).toHaveCount(0);
+  const handle = `thread${stamp}`;
+  const firstPost = await publishOnSandbox(
+    creator,
+    handle,
+    "How milestone payouts work, in plain words: @milestone_app https://milestone.example/features",
+  );
   const form = creator.getByTestId("deliverable-form");
-  await form.getByLabel("Post URL").fill("https://x.com/creator/status/1");
+  await form.getByLabel("Post URL").fill(firstPost);
   await form
     .getByLabel(/Post text/)
     .fill(
@@ -421,8 +432,15 @@ test("a deliverable that misses a requirement is rejected at the gate and the cr
   const again = creator.getByTestId("deliverable-form");
   await expect(again.getByRole("heading", { name: "Resubmit your deliverable" })).toBeVisible();
   await expect(again.locator(".chip.missing")).toHaveText(["hashtag #BuildInPublic"]);
-  await expect(again.getByLabel("Post URL")).toHaveValue("https://x.com/creator/status/1");
+  await expect(again.getByLabel("Post URL")).toHaveValue(firstPost);
   await screenshots(creator, "deal-creator-rejected");
+  // Editing the text alone would change nothing: the creator publishes a corrected post.
+  const fixedPost = await publishOnSandbox(
+    creator,
+    handle,
+    "How milestone payouts work, in plain words: @milestone_app https://milestone.example/features #BuildInPublic",
+  );
+  await again.getByLabel("Post URL").fill(fixedPost);
   await again
     .getByLabel(/Post text/)
     .fill(

@@ -10,6 +10,7 @@ import {
 } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { milestoneEscrowAbi } from "../contracts/artifacts/MilestoneEscrow";
+import { publishOnSandbox } from "./sandbox";
 
 // The money journey on the embedded setup (dev identity provider, offline rubric verifier,
 // local anvil), checked on-chain: a brand funds a starter deal's escrow from its own wallet
@@ -229,10 +230,15 @@ test("a brand funds the escrow from its wallet; settling pays the creator and re
   const assigned = await chain.deal();
   expect(getAddress(assigned.creator)).toBe(CREATOR_WALLET);
 
-  // The teaser: every tag, mention and link, but posted on YouTube rather than Instagram,
-  // so the offline rubric approves it at 0.9: 72 of its 80 USDC.
+  // The teaser: every tag, mention and link, published on the sandbox platform rather than
+  // Instagram, so the offline rubric approves it at 0.9: 72 of its 80 USDC.
+  const teaserUrl = await publishOnSandbox(
+    creator,
+    `escrow${Date.now()}`,
+    "The Milestone app launches on June 1 — see it on screen now! #MilestoneLaunch #ad @milestone.app https://milestone.example/launch",
+  );
   const form = creator.getByTestId("deliverable-form").first();
-  await form.getByLabel("Post URL").fill("https://www.youtube.com/watch?v=milestone-teaser");
+  await form.getByLabel("Post URL").fill(teaserUrl);
   await form
     .getByLabel(/Post text/)
     .fill(

@@ -140,7 +140,11 @@ export function SandboxStudio() {
           </div>
         ) : null}
       </section>
-      <section className="card stack">
+      <section
+        className="card stack"
+        data-testid="sandbox-posts"
+        data-loaded={posts === null ? "false" : "true"}
+      >
         <h2>Your posts</h2>
         {posts === null ? (
           <p className="muted">Loading…</p>

@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { deals, milestones, type Requirements } from "@/db/schema";
 import { type Caller, renderDeals, requireRole } from "@/lib/deals/deals";
 import type { DealJson } from "@/lib/deals/serialize";
+import { sandboxSocialEnabled } from "@/lib/env";
 import { recordEvent } from "@/lib/events/events";
 import { usdcToUnits } from "@/lib/money";
 
@@ -99,6 +100,11 @@ export const starterDeals: StarterDeal[] = [
   },
 ];
 
+// In the embedded setup there is no real platform to post on: creators publish on the
+// built-in sandbox (/social) and submit that post's URL; the verifier reads it from there.
+const SANDBOX_HINT =
+  "No account on the platform here? Publish your post on the sandbox (/social) and submit its URL: the verifier reads the published caption.";
+
 const units = (amount: number) => {
   const u = usdcToUnits(amount);
   if (u === null) throw new Error(`bad starter amount ${amount}`);
@@ -123,7 +129,7 @@ export async function ensureStarterDeals(
           brandId: caller.id,
           starterKey: s.key,
           title: s.title,
-          description: s.description,
+          description: sandboxSocialEnabled() ? `${s.description} ${SANDBOX_HINT}` : s.description,
           platform: s.platform,
           budgetUnits: s.milestones.reduce((sum, m) => sum + units(m.amount), 0n),
         })),

@@ -58,9 +58,13 @@ function checkUrl(raw: string, platform: string | undefined, source: string): Ur
   const host = url.hostname.toLowerCase();
   const platformHosts = platform ? PLATFORM_HOSTS[platform] : undefined;
   if (source === "sandbox") {
-    // The sandbox stands in for every platform in the embedded setup.
-    bps += 1000;
-    notes.push(`on the sandbox platform (${host}), standing in for ${platform ?? "any platform"}`);
+    // The embedded setup's stand-in: a real post, but not on the deal's own platform.
+    if (platformHosts)
+      notes.push(`on the sandbox platform, not on the deal's platform (${platform})`);
+    else {
+      bps += 1000;
+      notes.push("on the sandbox platform");
+    }
   } else if (platformHosts) {
     if (onHost(host, platformHosts)) {
       bps += 1000;

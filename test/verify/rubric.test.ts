@@ -6,12 +6,17 @@ import { goodDeliverable, inputFor, sandboxEvidence } from "./fixtures";
 
 const noHashtagAd = goodDeliverable.text.replace(" #ad", "");
 
-function webEvidence(url: string, caption: string, author: string | null = "creator"): Evidence {
+function webEvidence(
+  url: string,
+  caption: string,
+  platform: "web" | "instagram" = "web",
+  author: string | null = "creator",
+): Evidence {
   const e = sandboxEvidence(caption, author ?? undefined);
   if (e.status !== "ok") throw new Error("unreachable");
   return {
     ...e,
-    record: { ...e.record, platform: "web", url, canonicalUrl: url, authorHandle: author },
+    record: { ...e.record, platform, url, canonicalUrl: url, authorHandle: author },
   };
 }
 
@@ -25,7 +30,10 @@ describe("offline rubric verifier", () => {
     expect(v.reasoning).toContain("2/2 hashtags");
     expect(v.reasoning).toContain("1/1 mentions");
     expect(v.reasoning).toContain("1/1 links");
-    expect(v.reasoning).toContain("sandbox");
+    expect(v.reasoning).toContain(
+      "on the sandbox platform, not on the deal's platform (instagram)",
+    );
+    expect(v.score).toBe(0.9);
     expect(v.reasoning).toContain("post by @creator");
     expect(v.reasoning).toMatch(/Not assessed: 1 criterion/);
   });
@@ -63,7 +71,12 @@ describe("offline rubric verifier", () => {
   });
 
   it("scores a page off the deal's platform and an empty caption lower", () => {
-    const good = rubricVerdict(inputFor());
+    const good = rubricVerdict(
+      inputFor(goodDeliverable, {
+        evidence: webEvidence(goodDeliverable.url, goodDeliverable.text, "instagram"),
+      }),
+    );
+    expect(good.score).toBe(1);
     const offPlatform = rubricVerdict(
       inputFor(goodDeliverable, {
         evidence: webEvidence("https://example.com/post", goodDeliverable.text),
@@ -78,7 +91,8 @@ describe("offline rubric verifier", () => {
       ),
     );
     expect(noCaption.reasoning).toContain("the caption is empty");
-    expect(noCaption.score).toBe(0.8);
+    // 0.60 (no requirements) + 0.10 (a post page, but on the sandbox, not instagram) + 0 caption.
+    expect(noCaption.score).toBe(0.7);
   });
 
   it("is deterministic: the same input gives the same verdict", () => {
