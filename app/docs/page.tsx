@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { z } from "zod";
+import { TryIt } from "@/components/docs/try-it";
 import { WebhookDocs } from "@/components/webhooks/webhook-docs";
 import { endpoints } from "@/lib/openapi";
 
@@ -13,6 +14,27 @@ function exampleBody(schema: z.ZodType): string {
   );
 }
 
+/** A body to start from in "Try it": each field with an empty value of its type. */
+function bodySkeleton(schema: z.ZodType): string {
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+  const empty = (p: unknown): unknown => {
+    const type = (p as { type?: string; enum?: unknown[] }).type;
+    const options = (p as { enum?: unknown[] }).enum;
+    if (options?.length) return options[0];
+    return type === "number" || type === "integer"
+      ? 0
+      : type === "boolean"
+        ? false
+        : type === "array"
+          ? []
+          : type === "object"
+            ? {}
+            : "";
+  };
+  const props = Object.entries(json.properties ?? {}).map(([k, p]) => [k, empty(p)]);
+  return JSON.stringify(Object.fromEntries(props), null, 2);
+}
+
 export default function DocsPage() {
   const tags = [...new Set(endpoints.map((e) => e.tag))];
   return (
@@ -20,9 +42,11 @@ export default function DocsPage() {
       <section className="card stack">
         <h1>API reference</h1>
         <p className="muted">
-          The browser app and third parties use the same JSON API. Sign in with{" "}
-          <code>POST /api/auth/session</code> and send the returned token as{" "}
-          <code>Authorization: Bearer &lt;token&gt;</code>. Every error has one shape:{" "}
+          The browser app and third parties use the same JSON API. Programs send{" "}
+          <code>Authorization: Bearer &lt;credential&gt;</code>: an API key (
+          <a href="/settings/keys">Settings → API keys</a>; scopes read, write, settle; rate-limited
+          with <code>RateLimit-*</code> headers), the token <code>POST /api/auth/session</code>{" "}
+          returns, or your identity provider&apos;s ID token. Every error has one shape:{" "}
           <code>{'{ "error": { "code", "message", "details"? } }'}</code>. Amounts the service
           computes are decimal strings in USDC; ids are UUIDs. Machine-readable:{" "}
           <a href="/api/openapi.json">/api/openapi.json</a>.
@@ -48,6 +72,15 @@ export default function DocsPage() {
           the grace period, without the service.
         </p>
       </section>
+      <TryIt
+        endpoints={endpoints
+          .filter((e) => e.auth && !e.path.startsWith("/api/keys"))
+          .map((e) => ({
+            method: e.method,
+            path: e.path,
+            example: e.body ? bodySkeleton(e.body) : undefined,
+          }))}
+      />
       <WebhookDocs />
       {tags.map((tag) => (
         <section key={tag} className="stack">
