@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { type Evidence as EvidenceRow, evidence } from "@/db/schema";
 
@@ -25,4 +25,13 @@ export async function insertEvidence(
     .insert(evidence)
     .values(values)
     .onConflictDoNothing({ target: [evidence.milestoneId, evidence.revision] });
+}
+
+/** Every revision's evidence of a milestone, oldest first (callers check access to the milestone). */
+export function listEvidence(db: DbOrTx, milestoneId: string): Promise<EvidenceRow[]> {
+  return db
+    .select()
+    .from(evidence)
+    .where(eq(evidence.milestoneId, milestoneId))
+    .orderBy(asc(evidence.revision));
 }
