@@ -6,5 +6,9 @@ export const metadata: Metadata = { title: "Profile" };
 
 // /profile – the signed-in user's platform handles
 export default function ProfilePage() {
-  return <SessionGate what="your profile">{() => <HandlesPanel />}</SessionGate>;
+  return (
+    <SessionGate what="your profile">
+      <HandlesPanel />
+    </SessionGate>
+  );
 }

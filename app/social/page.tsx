@@ -9,5 +9,9 @@ export const metadata: Metadata = { title: "Sandbox social" };
 // /social – publish posts on the built-in sandbox platform (embedded setup)
 export default function SocialPage() {
   if (!sandboxSocialEnabled()) notFound();
-  return <SessionGate what="the sandbox platform">{() => <SandboxStudio />}</SessionGate>;
+  return (
+    <SessionGate what="the sandbox platform">
+      <SandboxStudio />
+    </SessionGate>
+  );
 }

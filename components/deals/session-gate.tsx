@@ -14,7 +14,11 @@ type Props = {
   requires?: ProfileType;
   /** What the page is, for the prompts: "the brand dashboard", "this deal". */
   what: string;
-  children: (user: User) => ReactNode;
+  /**
+   * What to render for the user: a function of the user (from client components), or plain
+   * elements (from server components, which cannot pass functions to a client component).
+   */
+  children: ReactNode | ((user: User) => ReactNode);
 };
 
 export function SessionGate({ requires, what, children }: Props) {
@@ -53,7 +57,7 @@ export function SessionGate({ requires, what, children }: Props) {
 
   if (requires && user.profileType !== requires) return <WrongRole role={requires} what={what} />;
 
-  return <>{children(user)}</>;
+  return <>{typeof children === "function" ? children(user) : children}</>;
 }
 
 function WrongRole({ role, what }: { role: ProfileType; what: string }) {
