@@ -266,7 +266,11 @@ export const creatorHandles = pgTable(
     handle: text("handle").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.platform] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.platform] }),
+    // One account per handle and platform: two creators cannot both claim the same posts.
+    uniqueIndex("creator_handles_platform_handle_key").on(t.platform, t.handle),
+  ],
 );
 
 /** The built-in sandbox social platform of the embedded default (app/social). */

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "creator_handles_platform_handle_key" ON "creator_handles" USING btree ("platform","handle");
