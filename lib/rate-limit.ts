@@ -1,8 +1,9 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { rateLimits } from "@/db/schema";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log";
 
 // Fixed-window counters in Postgres, so a limit holds across every app process. An attempt
 // is counted before it is evaluated (one atomic upsert returns the new count), so however
@@ -81,6 +82,16 @@ export function clientKey(req: Request, trustedHops = env().TRUSTED_PROXY): stri
   return client ? `ip:${client.toLowerCase()}` : "unproxied";
 }
 
+/** Windows older than this are dead for every limit here (the longest window is 15 minutes). */
+const KEEP_WINDOWS_MS = 24 * 60 * 60 * 1000;
+/** One request in this many also deletes dead windows, so the table stays small unattended. */
+const PRUNE_ONE_IN = 500;
+
+/** Deletes counters whose window started before `before`. */
+export async function pruneWindows(db: DbOrTx, before: Date): Promise<void> {
+  await db.delete(rateLimits).where(lt(rateLimits.windowStart, before));
+}
+
 /** What a request has left in its tightest window, for the RateLimit-* response headers. */
 export type RateLimitState = { limit: number; remaining: number; resetSeconds: number };
 
@@ -134,6 +145,10 @@ export async function countRequest(
       tightest = state;
   }
   if (!tightest) throw new Error("countRequest needs at least one window");
+  if (Math.random() * PRUNE_ONE_IN < 1)
+    void pruneWindows(db, new Date(now - KEEP_WINDOWS_MS)).catch((err: unknown) =>
+      log.warn("pruning rate-limit windows failed", { err }),
+    );
   const { over, ...state } = tightest;
   if (over) {
     throw new AppError(

@@ -7,8 +7,9 @@ import { DELETE as keyDELETE, PATCH as keyPATCH } from "@/app/api/keys/[id]/rout
 import { GET as keysGET, POST as keysPOST } from "@/app/api/keys/route";
 import { POST as settlePOST } from "@/app/api/settle/route";
 import { getDb } from "@/db/client";
-import { apiKeys } from "@/db/schema";
+import { apiKeys, rateLimits } from "@/db/schema";
 import { resetEnvCache } from "@/lib/env";
+import { pruneWindows } from "@/lib/rate-limit";
 import { signIn, type TestSession } from "../helpers/auth";
 import { call } from "../helpers/http";
 
@@ -347,5 +348,18 @@ describe("rate limits", () => {
     // another user is not affected
     const other = await signIn();
     expect((await me((await createKey(other)).key)).status).toBe(200);
+  });
+
+  it("old windows are pruned, current ones kept", async () => {
+    const db = await getDb();
+    const bucket = `prune-test:${randomUUID()}`;
+    const now = Date.now();
+    await db.insert(rateLimits).values([
+      { bucket, windowStart: new Date(now - 2 * 86_400_000), count: 5 },
+      { bucket, windowStart: new Date(Math.floor(now / 60_000) * 60_000), count: 1 },
+    ]);
+    await pruneWindows(db, new Date(now - 86_400_000));
+    const left = await db.select().from(rateLimits).where(eq(rateLimits.bucket, bucket));
+    expect(left.map((r) => r.count)).toEqual([1]);
   });
 });
