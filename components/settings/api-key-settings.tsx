@@ -211,14 +211,23 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: string, name: string) =
           onChange={(e) => setName(e.target.value)}
           aria-describedby={`${id}-name-hint`}
         />
-        <span id={`${id}-name-hint`} className="hint">
+        <span id={`${id}-name-hint`} className="small muted">
           For you, to recognise the key in this list.
         </span>
       </div>
       <fieldset className="stack">
         <legend>Scopes</legend>
         {SCOPES.map((s) => (
-          <label key={s.value} className="row small">
+          <label
+            key={s.value}
+            className="row small"
+            style={{
+              flexDirection: "row",
+              flexWrap: "nowrap",
+              alignItems: "baseline",
+              fontWeight: 400,
+            }}
+          >
             <input
               type="checkbox"
               checked={scopes.includes(s.value)}

@@ -1,0 +1,90 @@
+import { expect, test } from "@playwright/test";
+
+// API keys in the browser: a signed-in user creates a key on Settings → API keys, sees it once,
+// the key works as a bearer, the list shows it (never the secret again), and revoking it
+// stops it at once. Also: a creator without a browser wallet signs in with the demo
+// provider's embedded wallet and has a payout wallet straight away.
+
+test("create an API key, use it, see it listed, revoke it", async ({ page, context, request }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto("/sign-in?next=/settings/keys");
+  await page.getByLabel("E-mail").fill(`keys-${Date.now()}@example.test`);
+  await page.getByLabel("Brand").check();
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/settings\/keys$/);
+
+  await expect(page.getByRole("heading", { name: "API keys", level: 1 })).toBeVisible();
+  await expect(page.getByTestId("api-keys-empty")).toBeVisible();
+
+  await page.getByLabel("Name").fill("reporting script");
+  await page.getByRole("checkbox", { name: /Write/ }).check();
+  await page.getByRole("button", { name: "Create key" }).click();
+  const once = page.getByTestId("api-key-once");
+  await expect(once).toBeVisible();
+  const key = (await page.getByTestId("api-key-secret").textContent())?.trim() ?? "";
+  expect(key).toMatch(/^mk_[0-9A-Za-z]{40}$/);
+  await once.getByRole("button", { name: "Copy key" }).click();
+  await expect(once.getByRole("button", { name: "Copied" })).toBeVisible();
+  await page.screenshot({ path: "e2e/screenshots/api-key-created.png", fullPage: true });
+
+  // The key works as a bearer (`request` has no browser cookies).
+  const me = await request.get("/api/auth/me", { headers: { authorization: `Bearer ${key}` } });
+  expect(me.status()).toBe(200);
+  expect(me.headers()["ratelimit-limit"]).toBeTruthy();
+
+  await once.getByRole("button", { name: "I have stored it" }).click();
+  await expect(once).toHaveCount(0);
+  const row = page.getByTestId("api-key-row").filter({ hasText: "reporting script" });
+  await expect(row).toContainText(key.slice(0, 11));
+  await expect(row).toContainText("read, write");
+  await expect(page.getByText(key)).toHaveCount(0);
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: "e2e/screenshots/api-keys-phone.png", fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  await row.getByRole("button", { name: "Revoke…" }).click();
+  await row.getByRole("button", { name: "Revoke", exact: true }).click();
+  await expect(row).toContainText("Revoked");
+  const after = await request.get("/api/auth/me", { headers: { authorization: `Bearer ${key}` } });
+  expect(after.status()).toBe(401);
+});
+
+test("a creator without a browser wallet signs in with the embedded wallet", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.getByLabel("E-mail").fill(`embedded-${Date.now()}@example.test`);
+  await page.getByLabel("Creator").check();
+  await page.getByLabel("No browser wallet? Use an embedded wallet").check();
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/creator$/);
+  const me = await (await page.request.get("/api/auth/me")).json();
+  expect(me.user.walletAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
+});
+
+test("try an API key on /docs", async ({ page, request }) => {
+  // A key made through the API with a fresh session (what the settings page does).
+  const idToken = (
+    await (
+      await request.post("/api/dev/id-token", {
+        data: { email: `docs-${Date.now()}@example.test` },
+      })
+    ).json()
+  ).idToken;
+  const session = await (await request.post("/api/auth/session", { data: { idToken } })).json();
+  const created = await request.post("/api/keys", {
+    headers: { authorization: `Bearer ${session.token}` },
+    data: { name: "docs", scopes: ["read"] },
+  });
+  expect(created.status()).toBe(201);
+  const { key } = await created.json();
+
+  await page.goto("/docs");
+  const panel = page.getByTestId("try-it");
+  await panel.getByLabel("API key").fill(key);
+  await panel.getByLabel("Endpoint").selectOption({ label: "GET /api/auth/me" });
+  await panel.getByRole("button", { name: "Send GET" }).click();
+  const result = panel.getByTestId("try-it-result");
+  await expect(result).toContainText("200");
+  await expect(result).toContainText("ratelimit-remaining");
+  await expect(result).toContainText(session.user.email);
+});
