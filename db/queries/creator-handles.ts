@@ -7,6 +7,8 @@ import { creatorHandles } from "@/db/schema";
 
 export type CreatorHandle = typeof creatorHandles.$inferSelect;
 
+export const HANDLE_UNIQUE_INDEX = "creator_handles_platform_handle_key";
+
 export function listHandles(db: DbOrTx, userId: string): Promise<CreatorHandle[]> {
   return db
     .select()

@@ -1,8 +1,10 @@
 import { z } from "zod";
 import type { Db } from "@/db/client";
+import { isUniqueViolation } from "@/db/errors";
 import {
   type CreatorHandle,
   deleteHandle,
+  HANDLE_UNIQUE_INDEX,
   handleOwner,
   listHandles,
   upsertHandle,
@@ -52,14 +54,21 @@ export async function putHandle(
   caller: Caller,
   input: z.infer<typeof putHandleBody>,
 ): Promise<HandleJson> {
-  return db.transaction(async (tx) => {
-    if (await handleOwner(tx, input.platform, input.handle, caller.id))
-      throw new AppError(
-        "conflict",
-        `@${input.handle} on ${input.platform} is already declared by another account.`,
-      );
-    return handleJson(await upsertHandle(tx, { userId: caller.id, ...input }));
-  });
+  const taken = () =>
+    new AppError(
+      "conflict",
+      `@${input.handle} on ${input.platform} is already declared by another account.`,
+    );
+  try {
+    return await db.transaction(async (tx) => {
+      if (await handleOwner(tx, input.platform, input.handle, caller.id)) throw taken();
+      return handleJson(await upsertHandle(tx, { userId: caller.id, ...input }));
+    });
+  } catch (err) {
+    // Claimed by someone else between the check and the write.
+    if (isUniqueViolation(err, HANDLE_UNIQUE_INDEX)) throw taken();
+    throw err;
+  }
 }
 
 export async function removeHandle(db: Db, caller: Caller, platform: string): Promise<void> {

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { findHandle, handleOwner, upsertHandle } from "@/db/queries/creator-handles";
+import { isUniqueViolation } from "@/db/errors";
+import {
+  findHandle,
+  HANDLE_UNIQUE_INDEX,
+  handleOwner,
+  upsertHandle,
+} from "@/db/queries/creator-handles";
 import {
   deleteSandboxPost,
   findSandboxPost,
@@ -65,20 +71,27 @@ export async function publishPost(
   input: z.infer<typeof publishBody>,
 ): Promise<SandboxPostJson> {
   requireSandbox();
-  const post = await db.transaction(async (tx) => {
-    const mine = await findHandle(tx, caller.id, "sandbox");
-    if (mine && mine.handle !== input.handle)
-      throw new AppError(
-        "conflict",
-        `You publish on the sandbox as @${mine.handle}; change it on your profile first.`,
-      );
-    if (!mine) {
-      if (await handleOwner(tx, "sandbox", input.handle, caller.id))
+  const post = await db
+    .transaction(async (tx) => {
+      const mine = await findHandle(tx, caller.id, "sandbox");
+      if (mine && mine.handle !== input.handle)
+        throw new AppError(
+          "conflict",
+          `You publish on the sandbox as @${mine.handle}; change it on your profile first.`,
+        );
+      if (!mine) {
+        if (await handleOwner(tx, "sandbox", input.handle, caller.id))
+          throw new AppError("conflict", `@${input.handle} is taken on the sandbox.`);
+        await upsertHandle(tx, { userId: caller.id, platform: "sandbox", handle: input.handle });
+      }
+      return insertSandboxPost(tx, { userId: caller.id, ...input });
+    })
+    .catch((err: unknown) => {
+      // Claimed by someone else between the check and the write.
+      if (isUniqueViolation(err, HANDLE_UNIQUE_INDEX))
         throw new AppError("conflict", `@${input.handle} is taken on the sandbox.`);
-      await upsertHandle(tx, { userId: caller.id, platform: "sandbox", handle: input.handle });
-    }
-    return insertSandboxPost(tx, { userId: caller.id, ...input });
-  });
+      throw err;
+    });
   return sandboxPostJson(post);
 }
 

@@ -135,6 +135,24 @@ describe("declared handles", () => {
     expect(gone.status).toBe(404);
   });
 
+  it("one handle, many concurrent claimants: exactly one gets it, the rest 409", async () => {
+    const users = await Promise.all(Array.from({ length: 6 }, () => makeUser("creator")));
+    const handle = `race.${uniq()}`;
+    const results = await Promise.all(
+      users.map((u) =>
+        call(handlesRoute.PUT, { token: u.token, body: { platform: "youtube", handle } }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    const posts = await Promise.all(
+      users.map((u) =>
+        call(postsRoute.POST, { token: u.token, body: { handle, caption: "mine" } }),
+      ),
+    );
+    expect(posts.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(posts.filter((r) => r.status === 409)).toHaveLength(5);
+  });
+
   it("rejects unknown platforms and malformed handles", async () => {
     for (const body of [
       { platform: "myspace", handle: "x" },
