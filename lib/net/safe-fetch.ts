@@ -107,8 +107,8 @@ export async function safeFetch(
   const redirects: string[] = [];
   let current = { method, body: options.body };
   for (;;) {
-    const target = await checkTarget(url, allowed, e, options.resolve ?? defaultResolver, signal);
-    const res = await exchange(url, target, current, options, signal, timeoutMs);
+    const targets = await checkTarget(url, allowed, e, options.resolve ?? defaultResolver, signal);
+    const { res, target } = await exchangeAny(url, targets, current, options, signal, timeoutMs);
     const location = res.headers.location;
     if (
       res.statusCode &&
@@ -157,7 +157,7 @@ async function checkTarget(
   e: Env,
   resolve: Resolver,
   signal: AbortSignal,
-): Promise<ResolvedAddress> {
+): Promise<ResolvedAddress[]> {
   const exempt = allowed.has(hostKey(url));
   if (url.protocol !== "https:" && url.protocol !== "http:")
     throw new SafeFetchError("blocked_scheme", `Scheme ${url.protocol} is not fetched.`, url.href);
@@ -189,7 +189,7 @@ async function checkTarget(
         );
     }
   }
-  return addresses[0] as ResolvedAddress;
+  return addresses;
 }
 
 function raceAbort<T>(p: Promise<T>, signal: AbortSignal, url: URL): Promise<T> {
@@ -208,7 +208,31 @@ function abortError(signal: AbortSignal, url: URL): SafeFetchError {
   return new SafeFetchError("network_error", "The request was cancelled.", url.href, signal.reason);
 }
 
-/** Sends one request to the checked address (the socket never asks DNS again). */
+/**
+ * Tries the checked addresses in order (e.g. "localhost" → ::1 then 127.0.0.1) until one
+ * accepts the connection; only a refused or unreachable connection moves on to the next.
+ */
+async function exchangeAny(
+  url: URL,
+  targets: ResolvedAddress[],
+  current: { method: string; body: string | Uint8Array | undefined },
+  options: SafeFetchOptions,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<{ res: IncomingMessage; target: ResolvedAddress }> {
+  let lastError: unknown;
+  for (const target of targets) {
+    try {
+      return { res: await exchange(url, target, current, options, signal, timeoutMs), target };
+    } catch (err) {
+      if (!(err instanceof SafeFetchError) || err.code !== "connect_failed") throw err;
+      lastError = err;
+    }
+  }
+  throw lastError;
+}
+
+/** Sends one request to one checked address (the socket never asks DNS again). */
 function exchange(
   url: URL,
   target: ResolvedAddress,
@@ -259,11 +283,13 @@ function exchange(
       if (err instanceof SafeFetchError) return reject(err);
       if (signal.aborted) return reject(abortError(signal, url));
       const code = (err as NodeJS.ErrnoException).code ?? "";
+      // Failures before any byte was sent: another address may be tried. A reset after
+      // connecting is a network error (the request may have arrived; never send it twice).
       const connectCodes = [
         "ECONNREFUSED",
         "EHOSTUNREACH",
         "ENETUNREACH",
-        "ECONNRESET",
+        "EADDRNOTAVAIL",
         "ETIMEDOUT",
       ];
       reject(

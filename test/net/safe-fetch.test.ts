@@ -354,6 +354,27 @@ describe("safeFetch fetches", () => {
     expect(res.contentType).toBe("application/json");
   });
 
+  it("the next checked address when one refuses the connection (::1 first, then 127.0.0.1)", async () => {
+    const res = await safeFetch(`http://dual.test:${site.port}/ok`, {
+      env: testEnv,
+      allowHosts: [`dual.test:${site.port}`],
+      resolve: resolverOf({ "dual.test": ["::1", "127.0.0.1"] }),
+    });
+    expect(res.address).toBe("127.0.0.1");
+    expect(res.json()).toEqual({ hello: "world" });
+  });
+
+  it("a refused connection on every address is connect_failed", async () => {
+    const err = await refusal(
+      safeFetch("http://down.test:1/", {
+        env: testEnv,
+        allowHosts: ["down.test:1"],
+        resolve: resolverOf({ "down.test": ["127.0.0.1"] }),
+      }),
+    );
+    expect(err.code).toBe("connect_failed");
+  });
+
   it("hosts allowed through FETCH_ALLOWED_HOSTS in the configuration", async () => {
     const e = parseEnv({ NODE_ENV: "production", FETCH_ALLOWED_HOSTS: `127.0.0.1:${site.port}` });
     const res = await safeFetch(`http://127.0.0.1:${site.port}/ok`, { env: e });
