@@ -73,7 +73,7 @@ export function AccountMenu() {
       <span className="small account-email" title={user.email} data-testid="account-email">
         {user.email}
       </span>
-      <span className="badge" data-testid="account-role">
+      <span className="badge" data-testid="account-role" title={user.email}>
         {roleLabel(user.profileType)}
       </span>
       <button type="button" className="btn small secondary" onClick={switchRole} disabled={busy}>

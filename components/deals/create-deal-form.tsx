@@ -360,12 +360,12 @@ function CreateDealForm() {
         </div>
       )}
       <section className="card sticky-summary spread" aria-live="polite">
-        <div>
+        <div className="summary-figures">
           <span className="muted small">Budget</span>
           <div className="budget" data-testid="budget">
             {formatUsdc(Number(budgetUnits) / 1_000_000)}
           </div>
-          <span className="muted small">
+          <span className="muted small summary-count">
             {milestones.length} {milestones.length === 1 ? "milestone" : "milestones"}
             {incomplete ? " · some amounts are missing or not valid" : ""}
           </span>
