@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import {
   type Deal,
@@ -60,22 +60,115 @@ export async function findAcceptableDeal(db: DbOrTx, viewer: Viewer, dealId: str
   return deal;
 }
 
-/** The caller's own deals, as brand or as creator, newest first. */
-export async function listPartyDeals(db: DbOrTx, viewer: Viewer) {
-  return db
-    .select()
-    .from(deals)
-    .where(or(eq(deals.brandId, viewer.id), eq(deals.creatorId, viewer.id)))
-    .orderBy(desc(deals.createdAt), asc(deals.title));
+export type DealSort = "newest" | "oldest" | "budget";
+/** Where the previous page ended: created_at in epoch microseconds, id, budget (sort=budget). */
+export type DealKey = { t: string; id: string; b?: string };
+export type DealListFilter = {
+  status?: string;
+  platform?: string;
+  search?: string;
+  sort: DealSort;
+  after?: DealKey;
+  limit: number;
+};
+export type KeyedDeal = Deal & { key: DealKey };
+
+/** `%`, `_` and `\` taken literally inside an ILIKE pattern. */
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const createdMicros = sql<string>`(extract(epoch from ${deals.createdAt}) * 1000000)::bigint::text`;
+const microsToTimestamp = (t: string) =>
+  sql`(timestamptz 'epoch' + ${t}::bigint * interval '1 microsecond')`;
+
+/** Rows after `after` in the list's order, and that order. */
+function keyset(f: DealListFilter): { after?: SQL; order: SQL[] } {
+  const k = f.after;
+  if (f.sort === "oldest")
+    return {
+      after: k
+        ? sql`(${deals.createdAt}, ${deals.id}) > (${microsToTimestamp(k.t)}, ${k.id}::uuid)`
+        : undefined,
+      order: [asc(deals.createdAt), asc(deals.id)],
+    };
+  if (f.sort === "budget")
+    return {
+      after: k
+        ? sql`(${deals.budgetUnits}, ${deals.createdAt}, ${deals.id}) < (${k.b ?? "0"}::bigint, ${microsToTimestamp(k.t)}, ${k.id}::uuid)`
+        : undefined,
+      order: [desc(deals.budgetUnits), desc(deals.createdAt), desc(deals.id)],
+    };
+  return {
+    after: k
+      ? sql`(${deals.createdAt}, ${deals.id}) < (${microsToTimestamp(k.t)}, ${k.id}::uuid)`
+      : undefined,
+    order: [desc(deals.createdAt), desc(deals.id)],
+  };
 }
 
-/** Open deals a creator could take (not their own), newest first. */
-export async function listOpenDeals(db: DbOrTx, viewer: Viewer) {
-  return db
-    .select()
+/** Compares two listed deals in the list's order (negative: `a` comes first). */
+function compareKeys(sort: DealSort, a: DealKey, b: DealKey): number {
+  const cmp = (x: bigint | string, y: bigint | string) => (x < y ? -1 : x > y ? 1 : 0);
+  const byTime = cmp(BigInt(a.t), BigInt(b.t)) || cmp(a.id, b.id);
+  if (sort === "oldest") return byTime;
+  if (sort === "budget") return -(cmp(BigInt(a.b ?? "0"), BigInt(b.b ?? "0")) || byTime);
+  return -byTime;
+}
+
+async function keyedPage(db: DbOrTx, where: SQL, f: DealListFilter): Promise<KeyedDeal[]> {
+  const { after, order } = keyset(f);
+  const needle = f.search ? `%${likeEscape(f.search)}%` : null;
+  const rows = await db
+    .select({ deal: deals, t: createdMicros })
     .from(deals)
-    .where(and(openTo(viewer), sql`${deals.brandId} <> ${viewer.id}`))
-    .orderBy(desc(deals.createdAt), asc(deals.title));
+    .where(
+      and(
+        where,
+        after,
+        f.status ? eq(deals.status, f.status as Deal["status"]) : undefined,
+        f.platform ? eq(deals.platform, f.platform) : undefined,
+        needle
+          ? or(sql`${deals.title} ilike ${needle}`, sql`${deals.description} ilike ${needle}`)
+          : undefined,
+      ),
+    )
+    .orderBy(...order)
+    .limit(f.limit);
+  return rows.map(({ deal, t }) => ({
+    ...deal,
+    key: { t, id: deal.id, ...(f.sort === "budget" ? { b: deal.budgetUnits.toString() } : {}) },
+  }));
+}
+
+/**
+ * One page (`limit` rows) of the viewer's own deals, as brand or as creator, in the list's
+ * order after `after`. Each side is read along its own index (deals_brand_created_idx,
+ * deals_creator_created_idx) up to `limit` rows and the two are merged, so a page costs
+ * the same at 10 deals or 100,000.
+ */
+export async function listPartyDealsPage(
+  db: DbOrTx,
+  viewer: Viewer,
+  f: DealListFilter,
+): Promise<KeyedDeal[]> {
+  const [asBrand, asCreator] = await Promise.all([
+    keyedPage(db, eq(deals.brandId, viewer.id), f),
+    keyedPage(db, and(eq(deals.creatorId, viewer.id), ne(deals.brandId, viewer.id)) as SQL, f),
+  ]);
+  return [...asBrand, ...asCreator]
+    .sort((a, b) => compareKeys(f.sort, a.key, b.key))
+    .slice(0, f.limit);
+}
+
+/** One page of the open deals a creator could take (not their own), along deals_status_created_idx. */
+export async function listOpenDealsPage(
+  db: DbOrTx,
+  viewer: Viewer,
+  f: DealListFilter,
+): Promise<KeyedDeal[]> {
+  return keyedPage(db, and(openTo(viewer), ne(deals.brandId, viewer.id)) as SQL, {
+    ...f,
+    status: f.status && f.status !== "open" ? "__none__" : undefined,
+  });
 }
 
 /**
@@ -105,8 +198,11 @@ export type DealDetails = {
   deliverables: Deliverable[];
   verifications: Verification[];
   settlements: Settlement[];
-  parties: Pick<User, "id" | "email" | "walletAddress">[];
+  parties: Pick<User, "id" | "email" | "walletAddress" | "displayName">[];
 };
+
+/** Ids bound as one array parameter (`= any($1::uuid[])`), not one parameter per id. */
+const anyId = (ids: string[]) => sql`any(${`{${ids.join(",")}}`}::uuid[])`;
 
 /** Everything needed to render a set of deals, in five queries whatever their number. */
 export async function loadDealDetails(db: DbOrTx, dealList: Deal[]): Promise<DealDetails> {
@@ -116,7 +212,7 @@ export async function loadDealDetails(db: DbOrTx, dealList: Deal[]): Promise<Dea
   const ms = await db
     .select()
     .from(milestones)
-    .where(inArray(milestones.dealId, dealIds))
+    .where(sql`${milestones.dealId} = ${anyId(dealIds)}`)
     .orderBy(asc(milestones.position));
   const milestoneIds = ms.map((m) => m.id);
   const partyIds = [
@@ -127,23 +223,31 @@ export async function loadDealDetails(db: DbOrTx, dealList: Deal[]): Promise<Dea
       ? db
           .select()
           .from(deliverables)
-          .where(inArray(deliverables.milestoneId, milestoneIds))
+          .where(sql`${deliverables.milestoneId} = ${anyId(milestoneIds)}`)
           .orderBy(asc(deliverables.revision))
       : [],
     milestoneIds.length
       ? db
           .select()
           .from(verifications)
-          .where(inArray(verifications.milestoneId, milestoneIds))
+          .where(sql`${verifications.milestoneId} = ${anyId(milestoneIds)}`)
           .orderBy(asc(verifications.revision))
       : [],
     milestoneIds.length
-      ? db.select().from(settlements).where(inArray(settlements.milestoneId, milestoneIds))
+      ? db
+          .select()
+          .from(settlements)
+          .where(sql`${settlements.milestoneId} = ${anyId(milestoneIds)}`)
       : [],
     db
-      .select({ id: users.id, email: users.email, walletAddress: users.walletAddress })
+      .select({
+        id: users.id,
+        email: users.email,
+        walletAddress: users.walletAddress,
+        displayName: users.displayName,
+      })
       .from(users)
-      .where(inArray(users.id, partyIds)),
+      .where(sql`${users.id} = ${anyId(partyIds)}`),
   ]);
   return { milestones: ms, deliverables: dv, verifications: vf, settlements: st, parties };
 }

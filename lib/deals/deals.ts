@@ -1,10 +1,13 @@
 import { and, eq, isNull, or, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
 import {
+  type DealListFilter,
+  type DealSort,
   findAcceptableDeal,
   findVisibleDeal,
-  listOpenDeals,
-  listPartyDeals,
+  listOpenDealsPage,
+  listPartyDealsPage,
   loadDealDetails,
 } from "@/db/queries/deals";
 import { getUserById } from "@/db/queries/users";
@@ -15,6 +18,7 @@ import { AppError, notFound } from "@/lib/errors";
 import { assignCreatorOnChain } from "@/lib/escrow/deals";
 import { recordEvent } from "@/lib/events/events";
 import { scoreToBps } from "@/lib/money";
+import { decodeCursor, encodeCursor } from "@/lib/pagination";
 import { type DealDetailJson, withReviews } from "@/lib/settle/review";
 
 // Deals: a brand creates one with milestones; a creator takes an open one. Access follows
@@ -117,17 +121,61 @@ export async function createDeal(
   return renderDeal(db, deal);
 }
 
-/** The caller's deals as brand or creator; with `open`, the open deals a creator may take. */
+/** GET /api/deals answers this: one page and the cursor of the next (null at the end). */
+export type DealPage = { deals: DealJson[]; nextCursor: string | null };
+
+export type DealListOptions = {
+  open?: boolean;
+  status?: string;
+  platform?: string;
+  search?: string;
+  sort?: DealSort;
+  limit?: number;
+  cursor?: string;
+};
+
+const dealKey = z.object({
+  t: z.string().regex(/^-?\d{1,20}$/),
+  id: z.uuid(),
+  b: z
+    .string()
+    .regex(/^\d{1,40}$/)
+    .optional(),
+});
+
+/**
+ * One page of the caller's deals as brand or creator, or with `open` of the open deals a
+ * creator may take: filtered (status, platform, search in title and description) and
+ * ordered (newest, oldest, budget) in the database, keyset-paginated (a row inserted
+ * while someone pages never shifts the pages after it).
+ */
 export async function listDeals(
   db: Db,
   caller: Caller,
-  opts: { open?: boolean } = {},
-): Promise<DealJson[]> {
-  if (opts.open) {
-    requireRole(caller, "creator");
-    return renderDeals(db, await listOpenDeals(db, caller));
-  }
-  return renderDeals(db, await listPartyDeals(db, caller));
+  opts: DealListOptions = {},
+): Promise<DealPage> {
+  const sort = opts.sort ?? "newest";
+  const limit = opts.limit ?? 20;
+  const list = `deals:${opts.open ? "open" : "mine"}:${sort}`;
+  const filter: DealListFilter = {
+    status: opts.status,
+    platform: opts.platform,
+    search: opts.search || undefined,
+    sort,
+    after: opts.cursor ? decodeCursor(list, opts.cursor, dealKey) : undefined,
+    limit: limit + 1,
+  };
+  if (opts.open) requireRole(caller, "creator");
+  const rows = opts.open
+    ? await listOpenDealsPage(db, caller, filter)
+    : await listPartyDealsPage(db, caller, filter);
+  const page = rows.slice(0, limit);
+  const rendered = await renderDeals(db, page);
+  const last = page.at(-1);
+  return {
+    deals: rendered,
+    nextCursor: rows.length > limit && last ? encodeCursor(list, last.key) : null,
+  };
 }
 
 /** One deal, with each milestone's review state (appeal, decision, review window). */

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { dealStatuses } from "@/db/schema";
 import { usdcToUnits } from "@/lib/money";
+import { pageQuery } from "@/lib/pagination";
 
 // Request bodies of the deals API. Requirements are normalised here (hashtags start
 // with #, mentions with @) so the deterministic checks compare like with like.
@@ -74,9 +76,19 @@ export const createDealBody = z.object({
 });
 export type CreateDealInput = z.infer<typeof createDealBody>;
 
-export const dealListQuery = z.object({
+/**
+ * GET /api/deals: `open` (the open deals a creator may take), filters, order and a page
+ * (`limit` 1..100, default 20; `cursor` from the previous page's `nextCursor`).
+ */
+export const dealListQuery = pageQuery.extend({
   open: z.enum(["1", "true", "0", "false"]).optional(),
+  status: z.enum(dealStatuses).optional(),
+  platform: z.enum(platforms).optional(),
+  /** Case-insensitive substring of the title or description. */
+  search: z.string().trim().max(100).optional(),
+  sort: z.enum(["newest", "oldest", "budget"]).default("newest"),
 });
+export type DealListQuery = z.infer<typeof dealListQuery>;
 
 export const idParams = z.object({ id: z.uuid("must be a UUID") });
 

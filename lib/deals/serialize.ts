@@ -67,7 +67,7 @@ export type MilestoneJson = {
   refundTxHash: string | null;
 };
 
-type Party = { id: string; email: string; walletAddress: string | null };
+type Party = DealDetails["parties"][number];
 
 export type DealJson = {
   id: string;
@@ -83,8 +83,12 @@ export type DealJson = {
   /** USDC paid out so far (confirmed settlements), a decimal string. */
   paid: string;
   escrow: EscrowJson;
-  brand: { email: string } | null;
-  creator: { email: string; walletAddress: string | null } | null;
+  /**
+   * `name`: the organisation's display name (the e-mail until one is set), what a page
+   * shows. `email` is kept for older clients and will go.
+   */
+  brand: { id: string; name: string; email: string } | null;
+  creator: { id: string; name: string; email: string; walletAddress: string | null } | null;
   createdAt: string;
   milestones: MilestoneJson[];
 };
@@ -212,20 +216,60 @@ export function milestoneJson(
   };
 }
 
+type Grouped = {
+  milestones: Map<string, Milestone[]>;
+  deliverables: Map<string, Deliverable[]>;
+  verifications: Map<string, Verification[]>;
+  settlementOf: Map<string, Settlement>;
+  dealSettlements: Map<string, Settlement[]>;
+  parties: Map<string, Party>;
+};
+
+function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = out.get(k);
+    if (list) list.push(row);
+    else out.set(k, [row]);
+  }
+  return out;
+}
+
+// Details grouped by owner once per set of details (one pass each), not filtered per deal.
+const groupedCache = new WeakMap<DealDetails, Grouped>();
+function grouped(details: DealDetails): Grouped {
+  let g = groupedCache.get(details);
+  if (!g) {
+    g = {
+      milestones: groupBy(details.milestones, (m) => m.dealId),
+      deliverables: groupBy(details.deliverables, (d) => d.milestoneId),
+      verifications: groupBy(details.verifications, (v) => v.milestoneId),
+      settlementOf: new Map(details.settlements.map((s) => [s.milestoneId, s])),
+      dealSettlements: groupBy(details.settlements, (s) => s.dealId),
+      parties: new Map(details.parties.map((p) => [p.id, p])),
+    };
+    groupedCache.set(details, g);
+  }
+  return g;
+}
+
+const partyName = (p: Party) => p.displayName?.trim() || p.email;
+
 export function dealJson(deal: Deal, details: DealDetails): DealJson {
-  const ms = details.milestones.filter((m) => m.dealId === deal.id);
-  const party = (id: string | null): Party | undefined =>
-    id ? details.parties.find((p) => p.id === id) : undefined;
+  const g = grouped(details);
+  const ms = g.milestones.get(deal.id) ?? [];
+  const party = (id: string | null): Party | undefined => (id ? g.parties.get(id) : undefined);
   const brand = party(deal.brandId);
   const creator = party(deal.creatorId);
   const milestonesOut = ms.map((m) =>
     milestoneJson(m, {
-      deliverables: details.deliverables.filter((d) => d.milestoneId === m.id),
-      verifications: details.verifications.filter((v) => v.milestoneId === m.id),
-      settlement: details.settlements.find((s) => s.milestoneId === m.id) ?? null,
+      deliverables: g.deliverables.get(m.id) ?? [],
+      verifications: g.verifications.get(m.id) ?? [],
+      settlement: g.settlementOf.get(m.id) ?? null,
     }),
   );
-  const dealSettlements = details.settlements.filter((s) => s.dealId === deal.id);
+  const dealSettlements = g.dealSettlements.get(deal.id) ?? [];
   const paidUnits = dealSettlements
     .filter((s) => s.status === "confirmed")
     .reduce((sum, s) => sum + s.amountUnits, 0n);
@@ -242,9 +286,11 @@ export function dealJson(deal: Deal, details: DealDetails): DealJson {
     inviteEmail: deal.inviteEmail,
     paid: unitsToDecimal(paidUnits),
     escrow: escrowJson(deal, ms, dealSettlements),
-    brand: brand ? { email: brand.email } : null,
+    brand: brand ? { id: brand.id, name: partyName(brand), email: brand.email } : null,
     creator: creator
       ? {
+          id: creator.id,
+          name: partyName(creator),
           email: creator.email,
           walletAddress: creator.walletAddress ? getAddress(creator.walletAddress) : null,
         }

@@ -4,11 +4,15 @@ import { createDeal, listDeals } from "@/lib/deals/deals";
 import { createDealBody, dealListQuery } from "@/lib/deals/schemas";
 import { methodNotAllowed, route } from "@/lib/http";
 
-// GET /api/deals – the caller's deals (brand or creator); ?open=1 – open deals to take
+// GET /api/deals – the caller's deals (brand or creator); ?open=1 – open deals to take.
+// A page: { deals, nextCursor }; ?limit, ?cursor, ?status, ?platform, ?search, ?sort.
 export const GET = route({ auth: requireUser, query: dealListQuery }, async ({ user, query }) => {
-  const open = query.open === "1" || query.open === "true";
-  const deals = await listDeals(await getDb(), user, { open });
-  return Response.json({ deals });
+  const { open, ...opts } = query;
+  const page = await listDeals(await getDb(), user, {
+    ...opts,
+    open: open === "1" || open === "true",
+  });
+  return Response.json(page);
 });
 
 // POST /api/deals – a brand creates a deal with its milestones

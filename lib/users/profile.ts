@@ -1,0 +1,55 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { type User, users } from "@/db/schema";
+import { notFound } from "@/lib/errors";
+
+// The caller's public profile: the display name the other party sees on deals (an
+// organisation's name, a creator's) instead of the e-mail address.
+
+export type ProfileJson = {
+  id: string;
+  email: string;
+  profileType: User["profileType"];
+  /** null: none set; pages then fall back to the e-mail. */
+  displayName: string | null;
+};
+
+export const profilePatchBody = z.object({
+  /** 1..80 visible characters, trimmed; null or "" removes it. */
+  displayName: z
+    .string()
+    .trim()
+    .max(80, "must be at most 80 characters")
+    .refine((s) => !/[\p{Cc}\p{Cf}]/u.test(s), "must not contain control characters")
+    .nullable()
+    .transform((s) => (s ? s : null)),
+});
+export type ProfilePatch = z.infer<typeof profilePatchBody>;
+
+const profileJson = (u: User): ProfileJson => ({
+  id: u.id,
+  email: u.email,
+  profileType: u.profileType,
+  displayName: u.displayName,
+});
+
+export async function getProfile(db: Db, caller: Pick<User, "id">): Promise<ProfileJson> {
+  const [row] = await db.select().from(users).where(eq(users.id, caller.id));
+  if (!row) throw notFound("User");
+  return profileJson(row);
+}
+
+export async function updateProfile(
+  db: Db,
+  caller: Pick<User, "id">,
+  patch: ProfilePatch,
+): Promise<ProfileJson> {
+  const [row] = await db
+    .update(users)
+    .set({ displayName: patch.displayName, updatedAt: new Date() })
+    .where(eq(users.id, caller.id))
+    .returning();
+  if (!row) throw notFound("User");
+  return profileJson(row);
+}
