@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
 // The house rules on imports, checked by `npm run lint` (Biome's noRestrictedImports in
@@ -9,7 +9,7 @@ import path from "node:path";
 //   2. lib/ never imports app/ or components/; db/ never imports lib/ (app → lib → db).
 // Type-only imports are erased by the compiler, so they cross boundaries freely.
 
-const root = path.resolve(import.meta.dirname, "..");
+const repoRoot = path.resolve(import.meta.dirname, "..");
 const scanned = ["app", "components", "lib", "db"];
 const extensions = [".ts", ".tsx"];
 
@@ -66,7 +66,7 @@ function valueSpecifiers(source: string): string[] {
   return specs;
 }
 
-function resolveLocal(from: string, spec: string): string | null {
+function resolveLocal(root: string, from: string, spec: string): string | null {
   let base: string;
   if (spec.startsWith("@/")) base = path.join(root, spec.slice(2));
   else if (spec.startsWith(".")) base = path.resolve(path.dirname(from), spec);
@@ -83,9 +83,10 @@ function resolveLocal(from: string, spec: string): string | null {
   return null;
 }
 
-function load(): Map<string, Module> {
+function load(root: string): Map<string, Module> {
   const files: string[] = [];
-  for (const dir of scanned) walk(path.join(root, dir), files);
+  for (const dir of scanned)
+    if (existsSync(path.join(root, dir))) walk(path.join(root, dir), files);
   const modules = new Map<string, Module>();
   for (const file of files) {
     const source = readFileSync(file, "utf8");
@@ -93,7 +94,7 @@ function load(): Map<string, Module> {
     const imports: string[] = [];
     const externals: string[] = [];
     for (const spec of valueSpecifiers(source)) {
-      const local = resolveLocal(file, spec);
+      const local = resolveLocal(root, file, spec);
       if (local) imports.push(local);
       else if (!spec.startsWith("@/") && !spec.startsWith(".")) externals.push(spec);
     }
@@ -102,10 +103,8 @@ function load(): Map<string, Module> {
   return modules;
 }
 
-const rel = (file: string) => path.relative(root, file).split(path.sep).join("/");
-
 /** Why a module cannot run in a browser, or null when it can (not following imports). */
-function serverOnlyReason(mod: Module): string | null {
+function serverOnlyReason(mod: Module, rel: (file: string) => string): string | null {
   const r = rel(mod.file);
   if (r.startsWith("db/")) return "is database code";
   if (r === "lib/env.ts") return "reads the server's environment";
@@ -113,14 +112,19 @@ function serverOnlyReason(mod: Module): string | null {
   return pkg ? `imports ${pkg}` : null;
 }
 
-export function checkBoundaries(): string[] {
-  const modules = load();
+/** The violations under `root` (the repository by default), as sentences. */
+export function checkBoundaries(root = repoRoot): string[] {
+  const rel = (file: string) => path.relative(root, file).split(path.sep).join("/");
+  const modules = load(root);
   const problems: string[] = [];
 
   for (const mod of modules.values()) {
     const from = rel(mod.file);
     for (const target of mod.imports.map(rel)) {
-      if (from.startsWith("lib/") && (target.startsWith("app/") || target.startsWith("components/")))
+      if (
+        from.startsWith("lib/") &&
+        (target.startsWith("app/") || target.startsWith("components/"))
+      )
         problems.push(`${from} imports ${target}: lib/ must not depend on app/ or components/`);
       if (from.startsWith("db/") && target.startsWith("lib/") && !dbToLibAllowed.has(from))
         problems.push(`${from} imports ${target}: db/ must not depend on lib/`);
@@ -137,7 +141,7 @@ export function checkBoundaries(): string[] {
       const file = queue.shift() as string;
       const mod = modules.get(file);
       if (!mod) continue;
-      const reason = serverOnlyReason(mod);
+      const reason = serverOnlyReason(mod, rel);
       if (reason) {
         const chain: string[] = [];
         for (let f: string | null = file; f; f = via.get(f) ?? null) chain.unshift(rel(f));
@@ -160,7 +164,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const problems = checkBoundaries();
   for (const p of problems) console.error(`✗ ${p}`);
   if (problems.length > 0) {
-    console.error(`\n${problems.length} import boundary violation(s) (scripts/check-boundaries.ts)`);
+    console.error(
+      `\n${problems.length} import boundary violation(s) (scripts/check-boundaries.ts)`,
+    );
     process.exit(1);
   }
   console.log("import boundaries: ok");
