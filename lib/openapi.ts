@@ -8,14 +8,16 @@ import {
   txHashBody,
 } from "@/lib/deals/schemas";
 import { markReadBody } from "@/lib/notify/schemas";
+import { putHandleBody } from "@/lib/profile/handles";
 import { appealBody, decisionBody, settleBody } from "@/lib/settle/schemas";
+import { publishBody } from "@/lib/social/posts";
 import { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 
 // The API reference, served as OpenAPI 3.1 at /api/openapi.json and rendered at /docs.
 // Request schemas come from the same zod schemas the handlers validate with.
 
 export type Endpoint = {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   summary: string;
   auth: boolean;
@@ -376,7 +378,95 @@ export const endpoints: Endpoint[] = [
   },
   ...notificationAndWebhookEndpoints(),
   ...apiKeyEndpoints(),
+  ...evidenceEndpoints(),
 ];
+
+// Evidence: the posts the verifier reads, the handles their authors must match, and the
+// sandbox platform of the embedded setup (lib/verify/evidence, lib/profile, lib/social).
+function evidenceEndpoints(): Endpoint[] {
+  const post = "{ id, url, handle, caption, mediaType, createdAt, deleted }";
+  return [
+    {
+      method: "GET",
+      path: "/api/milestones/{id}/evidence",
+      tag: "Verification and settlement",
+      auth: true,
+      summary:
+        "The posts the verifier read for this milestone, one per revision (parties only): status (ok | deleted | unreachable | blocked | unsupported), platform, canonical URL, author against the creator's declared handle, caption, content hash.",
+      response:
+        "{ evidence: [{ revision, status, platform, url, canonicalUrl, authorHandle, declaredHandle, authorMatches, caption, mediaType, thumbnailUrl, publishedAt, fetchedAt, contentHash, error }] }",
+      errors: ["404 not_found"],
+    },
+    {
+      method: "GET",
+      path: "/api/profile/handles",
+      tag: "Profile",
+      auth: true,
+      summary: "The caller's declared handle per platform.",
+      response: "{ handles: [{ platform, handle, createdAt }] }",
+      errors: ["401 unauthenticated"],
+    },
+    {
+      method: "PUT",
+      path: "/api/profile/handles",
+      tag: "Profile",
+      auth: true,
+      body: putHandleBody,
+      summary:
+        "Declare (or change) the caller's handle on a platform (instagram | tiktok | x | youtube | sandbox). A deliverable's post must be by this handle to be approved automatically.",
+      response: "{ handle: { platform, handle, createdAt } }",
+      errors: ["400 invalid_request", "409 conflict (declared by another account)"],
+    },
+    {
+      method: "DELETE",
+      path: "/api/profile/handles",
+      tag: "Profile",
+      auth: true,
+      summary: "Remove the caller's handle on one platform (?platform=…).",
+      response: "204",
+      errors: ["400 invalid_request", "404 not_found"],
+    },
+    {
+      method: "POST",
+      path: "/api/social/posts",
+      tag: "Sandbox platform",
+      auth: true,
+      body: publishBody,
+      summary:
+        "Publish a post on the sandbox platform (embedded setup). The first post claims the handle as the caller's sandbox handle; later posts must use it.",
+      response: `201 { post: ${post} }`,
+      errors: ["400 invalid_request", "404 not_found (sandbox off)", "409 conflict (handle)"],
+    },
+    {
+      method: "GET",
+      path: "/api/social/posts",
+      tag: "Sandbox platform",
+      auth: true,
+      summary: "The caller's sandbox posts, newest first.",
+      response: `{ posts: [${post}] }`,
+      errors: ["404 not_found (sandbox off)"],
+    },
+    {
+      method: "DELETE",
+      path: "/api/social/posts/{id}",
+      tag: "Sandbox platform",
+      auth: true,
+      summary: "Delete one of the caller's sandbox posts (its oEmbed answers 404 from then on).",
+      response: "204",
+      errors: ["404 not_found"],
+    },
+    {
+      method: "GET",
+      path: "/api/social/oembed",
+      tag: "Sandbox platform",
+      auth: false,
+      summary: "oEmbed of a sandbox post (?url=…): what the verifier reads, as from any platform.",
+      response:
+        "{ version, type, provider_name, url, title, author_name, author_url, media_type, published_at }",
+      errors: ["400 invalid_request", "404 not_found (unknown or deleted post)"],
+    },
+  ];
+}
 
 // API keys (lib/auth/api-keys.ts). Managed with a session only: an API key or a bare
 // identity token gets 403 forbidden here.
