@@ -54,7 +54,8 @@ export default function DocsPage() {
       </section>
       <section className="card stack" aria-labelledby="money-flow">
         <h2 id="money-flow">How the money moves</h2>
-        <pre className="mono small" style={{ overflowX: "auto" }}>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling code block must be reachable by keyboard to be scrolled (WCAG 2.1.1; axe scrollable-region-focusable) */}
+        <pre className="mono small scroll-x" tabIndex={0}>
           {`brand wallet ──fund(dealKey, evaluator, deadline, amounts)──▶ MilestoneEscrow
                                                                   │
       settle (evaluator: release(…, payout, verdictHash)) ────────┤
@@ -108,7 +109,8 @@ export default function DocsPage() {
                 {e.body ? (
                   <details>
                     <summary className="small muted">Request body</summary>
-                    <pre className="mono small" style={{ overflowX: "auto" }}>
+                    {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling code block must be reachable by keyboard to be scrolled (WCAG 2.1.1; axe scrollable-region-focusable) */}
+                    <pre className="mono small scroll-x" tabIndex={0}>
                       {exampleBody(e.body)}
                     </pre>
                   </details>
