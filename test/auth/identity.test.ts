@@ -1,6 +1,5 @@
-import { createPublicKey, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { exportSPKI, generateKeyPair, SignJWT } from "jose";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as sessionPOST } from "@/app/api/auth/session/route";
