@@ -1,6 +1,6 @@
 // npm run bench (part 2) — settlement throughput against raw viem transfers, same run.
 //
-//   settles/s at concurrency c   whole settleMilestone calls (rubric verdict, gate, claim,
+//   settles/s at concurrency c   whole settleMilestone calls (stored verdict, gate, claim,
 //                                escrow release, receipt) from c concurrent callers, each on
 //                                its own funded deal, vs. plain ERC-20 transfers sent with
 //                                viem from one account (viem's nonce manager) by c concurrent
@@ -27,7 +27,9 @@ async function main() {
   const { dealKey } = await import("@/lib/escrow/onchain");
   const { assignCreatorOnChain, syncFunding, toSeconds } = await import("@/lib/escrow/deals");
   const { and, eq, isNull, sql } = await import("drizzle-orm");
-  const { deals, milestones, deliverables, settlements } = await import("@/db/schema");
+  const { deals, milestones, deliverables, settlements, verifications } = await import(
+    "@/db/schema"
+  );
   const { makeWalletClient } = await import("@/lib/chain/clients");
   const { chainConfig, publicClient } = await import("@/lib/chain/config");
   const { settleMilestone } = await import("@/lib/settle/settle");
@@ -125,6 +127,18 @@ async function main() {
       url: "https://x.com/bench/status/1",
       text: "A real post #bench with enough words to look like one.",
       submittedBy: creator.id,
+    });
+    // The verdict is stored up front, as after POST /api/verify: the figure is the payment
+    // path (claim, release, receipt), not the verifier or the fetch of the post.
+    await db.insert(verifications).values({
+      milestoneId: m.id,
+      revision: 1,
+      approved: true,
+      scoreBps: 9000,
+      reasoning: "bench",
+      missing: [],
+      model: "bench",
+      latencyMs: 0,
     });
     return m.id;
   }

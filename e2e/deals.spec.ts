@@ -235,9 +235,11 @@ test("brand posts starter deals, creator delivers, brand verifies and settles, c
   expect(milestone?.settlement.amount).toBe("90.000000");
   expect(deal.paid).toBe("90.000000");
 
-  // On-chain: the reputation registry now counts this settlement for the creator's wallet.
-  const rep = await creator.request.get(`/api/reputation/${WALLET}`);
-  expect(await rep.json()).toMatchObject({ count: 1, score: 0.9 });
+  // On-chain: the reputation registry counts this settlement for the creator's wallet. It is
+  // recorded right after the settle answer (a queue, not part of the payment): wait for it.
+  await expect
+    .poll(async () => (await creator.request.get(`/api/reputation/${WALLET}`)).json())
+    .toMatchObject({ count: 1, score: 0.9 });
 
   // The creator's open deal page polls and shows the payout without a reload.
   const paidBanner = creator.getByTestId("paid-banner");

@@ -11,6 +11,7 @@ import { markReadBody } from "@/lib/notify/schemas";
 import { putHandleBody } from "@/lib/profile/handles";
 import { appealBody, decisionBody, settleBody } from "@/lib/settle/schemas";
 import { publishBody } from "@/lib/social/posts";
+import { profilePatchBody } from "@/lib/users/profile";
 import { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 
 // The API reference, served as OpenAPI 3.1 at /api/openapi.json and rendered at /docs.
@@ -96,9 +97,34 @@ export const endpoints: Endpoint[] = [
     path: "/api/deals",
     tag: "Deals",
     auth: true,
-    summary: "The caller's deals, as brand or creator. `?open=1`: open deals a creator may take.",
-    response: "{ deals: Deal[] }",
-    errors: ["401 unauthenticated", "403 wrong_role (open=1 as brand)"],
+    summary:
+      "The caller's deals, as brand or creator, a page at a time. `?open=1`: open deals a creator may take. `limit` 1..100 (default 20), `cursor` from `nextCursor` (rows inserted while paging never shift later pages); filters `status`, `platform`, `search` (title or description, case-insensitive substring); `sort` newest (default) | oldest | budget. Each deal's `brand` and `creator` carry `{ id, name }` (`name`: the display name, else the e-mail).",
+    response: "{ deals: Deal[], nextCursor: string | null }",
+    errors: [
+      "400 invalid_request (bad limit, cursor or filter)",
+      "401 unauthenticated",
+      "403 wrong_role (open=1 as brand)",
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/profile",
+    tag: "Auth",
+    auth: true,
+    summary: "The caller's profile: the display name shown on deals instead of the e-mail.",
+    response: "{ profile: { id, email, profileType, displayName } }",
+    errors: ["401 unauthenticated"],
+  },
+  {
+    method: "PATCH",
+    path: "/api/profile",
+    tag: "Auth",
+    auth: true,
+    body: profilePatchBody,
+    summary:
+      "Set the display name (an organisation's name, a creator's); null or an empty string removes it.",
+    response: "{ profile }",
+    errors: ["400 invalid_request", "401 unauthenticated"],
   },
   {
     method: "POST",
