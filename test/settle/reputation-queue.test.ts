@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import * as settleRoute from "@/app/api/settle/route";
+import { getDb } from "@/db/client";
+import { readReputation } from "@/lib/chain/reputation";
+import { reconcile } from "@/lib/settle/reconcile";
+import { drainReputationQueue } from "@/lib/settle/reputation";
+import { withChainEnv } from "../helpers/chain-env";
+import { call } from "../helpers/http";
+import { startRpcProxy } from "../helpers/rpc-proxy";
+import { submittedMilestone } from "../verify/fixtures";
+import { parties, settlementRows } from "./fixtures";
+
+// The reputation record is not part of the payment: settle answers once the release is
+// confirmed, and the record waits in a durable queue (confirmed settlements without
+// reputation_tx_hash) that reconcile drains — exactly once per milestone, and a failed
+// attempt stays queued.
+
+describe("the reputation queue", () => {
+  it("settle answers paid without the record; reconcile records it once", async () => {
+    const { brand, creator, wallet } = await parties();
+    const { milestoneId } = await submittedMilestone(brand, creator);
+    const res = await call(settleRoute.POST, { token: brand.token, body: { milestoneId } });
+    expect(res.status).toBe(200);
+    expect(res.body.outcome).toBe("paid");
+    expect(res.body.settlement.status).toBe("confirmed");
+    expect(res.body.settlement.reputationTxHash).toBeNull();
+    expect((await readReputation(wallet)).count).toBe(0);
+
+    const db = await getDb();
+    const settlementId = res.body.settlement.id as string;
+    const first = await reconcile(db, { settlementId });
+    expect(first.reputations).toBe(1);
+    const [row] = await settlementRows(milestoneId);
+    expect(row?.reputationTxHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect((await readReputation(wallet)).count).toBe(1);
+
+    // Drained: nothing more to send for it, however often it runs.
+    const again = await Promise.all([
+      drainReputationQueue(db, { settlementId }),
+      reconcile(db, { settlementId }),
+    ]);
+    expect(again[0].recorded + again[1].reputations).toBe(0);
+    expect((await readReputation(wallet)).count).toBe(1);
+  });
+
+  it("a record that fails (node down) stays queued and the next drain writes it", async () => {
+    const { brand, creator, wallet } = await parties();
+    const { milestoneId } = await submittedMilestone(brand, creator);
+    const res = await call(settleRoute.POST, { token: brand.token, body: { milestoneId } });
+    expect(res.body.outcome).toBe("paid");
+    const db = await getDb();
+    const settlementId = res.body.settlement.id as string;
+
+    const proxy = await startRpcProxy(process.env.RPC_URL as string);
+    proxy.failing.add("eth_call");
+    try {
+      const failed = await withChainEnv({ RPC_URL: proxy.url }, () =>
+        drainReputationQueue(db, { settlementId }),
+      );
+      expect(failed).toEqual({ recorded: 0, failed: 1 });
+    } finally {
+      await proxy.close();
+    }
+    expect((await settlementRows(milestoneId))[0]?.reputationTxHash).toBeNull();
+    expect((await readReputation(wallet)).count).toBe(0);
+
+    expect(await drainReputationQueue(db, { settlementId })).toEqual({ recorded: 1, failed: 0 });
+    expect((await readReputation(wallet)).count).toBe(1);
+  });
+});
