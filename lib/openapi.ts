@@ -1,5 +1,17 @@
 import { z } from "zod";
-import { createApiKeyBody, renameApiKeyBody } from "@/lib/auth/api-keys";
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponsesObject,
+} from "zod-openapi";
+import {
+  apiKeyPageResponse,
+  apiKeyResponse,
+  createApiKeyBody,
+  createdApiKeyResponse,
+  renameApiKeyBody,
+} from "@/lib/auth/api-keys";
 import { roleBody, sessionBody, walletLinkBody } from "@/lib/auth/schemas";
 import {
   createDealBody,
@@ -25,6 +37,8 @@ export type Endpoint = {
   tag: string;
   body?: z.ZodType;
   response: string;
+  /** The success response's body, when declared (documented from the zod schema). */
+  responseSchema?: z.ZodType;
   errors: string[];
 };
 
@@ -509,6 +523,7 @@ function apiKeyEndpoints(): Endpoint[] {
       summary:
         "Create an API key (mk_…) with scopes read | write | settle and an optional expiry. The key is in this answer only; only its SHA-256 is stored.",
       response: `201 { key, apiKey: ${key} }`,
+      responseSchema: createdApiKeyResponse,
       errors: ["400 invalid_request", "401 unauthenticated", sessionOnly],
     },
     {
@@ -519,6 +534,7 @@ function apiKeyEndpoints(): Endpoint[] {
       summary:
         "The caller's keys, newest first, revoked ones included (never the secrets). Query ?limit=1..100&cursor=.",
       response: `{ keys: [${key}], nextCursor }`,
+      responseSchema: apiKeyPageResponse,
       errors: ["400 invalid_request (bad cursor)", "401 unauthenticated", sessionOnly],
     },
     {
@@ -529,6 +545,7 @@ function apiKeyEndpoints(): Endpoint[] {
       body: renameApiKeyBody,
       summary: "Rename one of the caller's keys that is not revoked.",
       response: `{ apiKey: ${key} }`,
+      responseSchema: apiKeyResponse,
       errors: ["400 invalid_request", sessionOnly, "404 not_found"],
     },
     {
@@ -538,6 +555,7 @@ function apiKeyEndpoints(): Endpoint[] {
       auth: true,
       summary: "Revoke one of the caller's keys: it is 401 invalid_token from the next request on.",
       response: `{ apiKey: ${key} }`,
+      responseSchema: apiKeyResponse,
       errors: [sessionOnly, "404 not_found"],
     },
   ];
@@ -656,58 +674,75 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
   ];
 }
 
-const errorSchema = {
-  type: "object",
-  properties: {
-    error: {
-      type: "object",
-      properties: { code: { type: "string" }, message: { type: "string" }, details: {} },
-      required: ["code", "message"],
+// The document is built by zod-openapi (a maintained zod 4 → OpenAPI 3.1 library) from the
+// same zod schemas the handlers validate with: request bodies, path parameters and, where an
+// endpoint declares one, its success response. Every error an endpoint lists becomes a
+// response of its status, with the contract's error envelope.
+
+const errorEnvelope = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      details: z.unknown().optional(),
+    }),
+  })
+  .meta({ id: "Error", description: "The contract's error envelope" });
+
+/** "201 { … }" → "201"; no leading status → "200". */
+function successStatus(e: Endpoint): string {
+  return /^(\d{3})/.exec(e.response)?.[1] ?? "200";
+}
+
+/** The endpoint's listed errors grouped by status ("401 unauthenticated" → 401). */
+function errorResponses(errors: string[]): ZodOpenApiResponsesObject {
+  const byStatus = new Map<string, string[]>();
+  for (const text of errors) {
+    const status = /^(\d{3})\b/.exec(text)?.[1] ?? "default";
+    byStatus.set(status, [...(byStatus.get(status) ?? []), text]);
+  }
+  const out: ZodOpenApiResponsesObject = {};
+  for (const [status, texts] of byStatus)
+    out[status as "default"] = {
+      description: texts.join("; "),
+      content: { "application/json": { schema: errorEnvelope } },
+    };
+  return out;
+}
+
+function operationOf(e: Endpoint): ZodOpenApiOperationObject {
+  const pathParams = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+  return {
+    tags: [e.tag],
+    summary: e.summary,
+    ...(pathParams.length
+      ? {
+          requestParams: {
+            path: z.object(Object.fromEntries(pathParams.map((n) => [n, z.string()]))),
+          },
+        }
+      : {}),
+    ...(e.auth ? { security: [{ bearer: [] }, { cookie: [] }] } : {}),
+    ...(e.body
+      ? { requestBody: { required: true, content: { "application/json": { schema: e.body } } } }
+      : {}),
+    responses: {
+      [successStatus(e)]: {
+        description: e.response,
+        ...(e.responseSchema
+          ? { content: { "application/json": { schema: e.responseSchema } } }
+          : {}),
+      },
+      ...errorResponses(e.errors),
     },
-  },
-};
+  };
+}
 
 export function openApiDocument(serverUrl: string) {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const e of endpoints) {
-    const params = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-      name: m[1],
-      in: "path",
-      required: true,
-      schema: { type: "string" },
-    }));
-    paths[e.path] ??= {};
-    (paths[e.path] as Record<string, unknown>)[e.method.toLowerCase()] = {
-      tags: [e.tag],
-      summary: e.summary,
-      ...(params.length ? { parameters: params } : {}),
-      ...(e.auth ? { security: [{ bearer: [] }, { cookie: [] }] } : {}),
-      ...(e.body
-        ? {
-            requestBody: {
-              required: true,
-              content: {
-                "application/json": {
-                  schema: z.toJSONSchema(e.body, {
-                    io: "input",
-                    unrepresentable: "any",
-                    target: "openapi-3.0",
-                  }),
-                },
-              },
-            },
-          }
-        : {}),
-      responses: {
-        "200": { description: e.response },
-        default: {
-          description: e.errors.join("; ") || "error",
-          content: { "application/json": { schema: errorSchema } },
-        },
-      },
-    };
-  }
-  return {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const e of endpoints)
+    paths[e.path] = { ...paths[e.path], [e.method.toLowerCase()]: operationOf(e) };
+  return createDocument({
     openapi: "3.1.0",
     info: {
       title: "Milestone API",
@@ -727,5 +762,5 @@ export function openApiDocument(serverUrl: string) {
       },
     },
     paths,
-  };
+  });
 }

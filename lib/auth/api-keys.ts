@@ -65,6 +65,29 @@ export const apiKeyParams = z.object({ id: z.uuid() });
 
 // ── JSON ──────────────────────────────────────────────────────────────────────────────
 
+/** The response schemas (documented in the OpenAPI reference; the tests parse responses with them). */
+export const apiKeySchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    prefix: z.string().describe("The key's visible start: mk_ and 8 characters"),
+    scopes: z.array(apiKeyScopeSchema),
+    expiresAt: z.iso.datetime().nullable(),
+    lastUsedAt: z.iso.datetime().nullable().describe("To the minute"),
+    revokedAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "ApiKey" });
+export const createdApiKeyResponse = z.object({
+  key: z.string().regex(apiKeyPattern).describe("The key itself: shown in this response only"),
+  apiKey: apiKeySchema,
+});
+export const apiKeyPageResponse = z.object({
+  keys: z.array(apiKeySchema),
+  nextCursor: z.string().nullable(),
+});
+export const apiKeyResponse = z.object({ apiKey: apiKeySchema });
+
 export type ApiKeyJson = {
   id: string;
   name: string;

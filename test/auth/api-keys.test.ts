@@ -8,6 +8,7 @@ import { GET as keysGET, POST as keysPOST } from "@/app/api/keys/route";
 import { POST as settlePOST } from "@/app/api/settle/route";
 import { getDb } from "@/db/client";
 import { apiKeys, rateLimits } from "@/db/schema";
+import { apiKeyPageResponse, createdApiKeyResponse } from "@/lib/auth/api-keys";
 import { resetEnvCache } from "@/lib/env";
 import { pruneWindows } from "@/lib/rate-limit";
 import { signIn, type TestSession } from "../helpers/auth";
@@ -29,6 +30,7 @@ async function createKey(
     body: { name: body.name ?? "ci", scopes: body.scopes ?? ["read"], ...body },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
+  createdApiKeyResponse.parse(res.body); // the documented response schema holds
   return res.body as { key: string; apiKey: { id: string; prefix: string; scopes: Scope[] } };
 }
 
@@ -96,6 +98,7 @@ describe("API key lifecycle", () => {
     expect(stored).not.toContain(key.slice(11));
     // and the list never returns it either
     const list = await call(keysGET, { path: "/api/keys", token: session.token });
+    apiKeyPageResponse.parse(list.body);
     expect(JSON.stringify(list.body)).not.toContain(key.slice(11));
     expect(list.body.keys[0]).not.toHaveProperty("hash");
   });

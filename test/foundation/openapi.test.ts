@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as openapiRoute from "@/app/api/openapi.json/route";
+import { apiKeyPattern } from "@/lib/auth/api-keys";
 import { endpoints } from "@/lib/openapi";
 import { call } from "../helpers/http";
 
@@ -39,5 +40,29 @@ describe("API reference", () => {
         "/api/deals/{id}/events",
       ]),
     );
+  });
+
+  it("is generated from zod schemas: responses where declared, every listed error by status", async () => {
+    const res = await call(openapiRoute.GET);
+    const create = res.body.paths["/api/keys"].post;
+    const created = create.responses["201"].content["application/json"].schema;
+    expect(created.properties.key.pattern).toBe(apiKeyPattern.source);
+    expect(created.properties.apiKey.$ref).toBe("#/components/schemas/ApiKey");
+    expect(res.body.components.schemas.ApiKey.properties.scopes.items.enum).toEqual([
+      "read",
+      "write",
+      "settle",
+    ]);
+    expect(Object.keys(create.responses)).toEqual(
+      expect.arrayContaining(["201", "400", "401", "403"]),
+    );
+    expect(create.responses["403"].content["application/json"].schema.$ref).toBe(
+      "#/components/schemas/Error",
+    );
+    const revoke = res.body.paths["/api/keys/{id}"].delete;
+    expect(revoke.parameters).toEqual([
+      expect.objectContaining({ name: "id", in: "path", required: true }),
+    ]);
+    expect(res.body.components.securitySchemes.bearer.description).toContain("insufficient_scope");
   });
 });
