@@ -33,7 +33,8 @@ export async function checkTimers(db: Db, at: Date = now()): Promise<TimerReport
       and(
         eq(deals.status, "active"),
         eq(milestones.status, "submitted"),
-        sql`${deliverables.submittedAt} + make_interval(secs => ${deals.reviewWindowSeconds}) <= ${at}`,
+        // An ISO string: postgres.js does not bind a JS Date inside raw SQL (PGlite does).
+        sql`${deliverables.submittedAt} + make_interval(secs => ${deals.reviewWindowSeconds}) <= ${at.toISOString()}::timestamptz`,
         noEventYet("review_window_elapsed"),
       ),
     )
