@@ -78,9 +78,11 @@ export function EvidenceCard({
             ·{" "}
             {!e.authorHandle
               ? `${where} does not name the author: authorship is not confirmed`
-              : e.declaredHandle
-                ? `not the creator's declared ${where} handle (@${e.declaredHandle})`
-                : `the creator has declared no ${where} handle`}
+              : e.platform === "web"
+                ? "a web page is not a platform account: authorship is not confirmed"
+                : e.declaredHandle
+                  ? `not the creator's declared ${where} handle (@${e.declaredHandle})`
+                  : `the creator has declared no ${where} handle`}
           </span>
         )}
       </div>

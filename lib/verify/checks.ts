@@ -135,6 +135,9 @@ export function evidenceProblems(e: Evidence, declaredHandle: string | null): st
   const where = platformNames[e.record.platform] ?? e.record.platform;
   const author = e.record.authorHandle;
   if (!author) return [`post author could not be confirmed: ${where} does not name the author`];
+  // A page's self-declared author (twitter:creator) is no platform account a creator declares.
+  if (e.record.platform === "web")
+    return [`post author @${author} could not be confirmed: a web page is not a platform account`];
   if (!declaredHandle)
     return [
       `post author @${author} cannot be matched: the creator has declared no ${where} handle on their profile`,

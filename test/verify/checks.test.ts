@@ -162,6 +162,11 @@ describe("evidence checks", () => {
     const anonymous = sandboxEvidence("x");
     if (anonymous.status === "ok") anonymous.record.authorHandle = null;
     expect(evidenceProblems(anonymous, "creator")[0]).toMatch(/author could not be confirmed/);
+    const page = sandboxEvidence("x", "creator");
+    if (page.status === "ok") page.record.platform = "web";
+    expect(evidenceProblems(page, "creator")).toEqual([
+      "post author @creator could not be confirmed: a web page is not a platform account",
+    ]);
   });
 
   it("never pass a post that could not be read", () => {
