@@ -230,6 +230,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: string, name: string) =
           >
             <input
               type="checkbox"
+              style={{ flexShrink: 0 }}
               checked={scopes.includes(s.value)}
               onChange={(e) =>
                 setScopes((prev) =>
