@@ -4,7 +4,6 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { apiFetch, errorMessage } from "@/lib/client/api";
 import type { DealEventJson } from "@/lib/events/events";
 import { describeEvent, type EventActor } from "@/lib/notify/describe";
-import type { Page } from "@/lib/pagination";
 import { TxLink } from "./escrow-views";
 import { type DealJson, formatDate } from "./format";
 
@@ -46,13 +45,13 @@ export function DealTimeline({ deal }: { deal: DealJson }) {
   const events = useInfiniteQuery({
     queryKey: ["deal-events", deal.id, version],
     queryFn: ({ pageParam }) =>
-      apiFetch<Page<DealEventJson>>(
+      apiFetch<{ events: DealEventJson[]; nextCursor: string | null }>(
         `/api/deals/${deal.id}/events?limit=50${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`,
       ),
     initialPageParam: "",
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
-  const items = events.data?.pages.flatMap((p) => p.items) ?? [];
+  const items = events.data?.pages.flatMap((p) => p.events) ?? [];
   const named = deal as DealWithNames;
   const actorOf = (e: DealEventJson): EventActor =>
     e.actor?.id === deal.brandId

@@ -1,5 +1,6 @@
 "use client";
 
+import { EvidenceCard } from "@/components/verify/evidence-card";
 import { ReputationBadge } from "@/components/wallet";
 import { DeliverableForm } from "./deliverable-form";
 import {
@@ -76,6 +77,9 @@ export function MilestoneCard({ index, deal, milestone: m, viewer, relay, onChan
 
       {viewer === "creator" && <CreatorStatus milestone={m} />}
       {m.deliverable && <DeliverableView deliverable={m.deliverable} />}
+      {m.deliverable && m.verdict && (
+        <EvidenceCard milestoneId={m.id} revision={m.deliverable.revision} />
+      )}
       {m.verdict && <VerdictView verdict={m.verdict} />}
       {m.settlement && <SettlementView settlement={m.settlement} viewer={viewer} />}
       {m.status === "refunded" && <RefundView milestone={m} viewer={viewer} />}
