@@ -234,3 +234,17 @@ export async function acceptDeal(db: Db, caller: Caller, dealId: string): Promis
   // Recorded on-chain by the evaluator; from then on the brand can no longer cancel it.
   return renderDeal(db, await assignCreatorOnChain(db, taken));
 }
+
+/**
+ * Whether the deal page has a deal to show (else it answers 404): one the caller may see,
+ * or — signed out — any deal (the page then asks to sign in; deal ids are unguessable).
+ */
+export async function dealPageExists(
+  db: DbOrTx,
+  caller: Caller | null,
+  dealId: string,
+): Promise<boolean> {
+  if (caller) return (await findVisibleDeal(db, caller, dealId)) !== undefined;
+  const [row] = await db.select({ id: deals.id }).from(deals).where(eq(deals.id, dealId)).limit(1);
+  return row !== undefined;
+}
