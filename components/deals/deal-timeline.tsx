@@ -14,7 +14,7 @@ import { type DealJson, formatDate } from "./format";
 const EVENT_ICONS: Record<string, string> = {
   created: "✎",
   funded: "⬇",
-  taken: "🤝",
+  taken: "→",
   submitted: "↑",
   verified: "✓",
   rejected: "✕",

@@ -37,8 +37,16 @@ export function percent(score: unknown): string | null {
 /** "12.5" → "12.5 USDC" (amounts in event data are decimal strings). */
 const usdc = (v: unknown): string | null => {
   const s = str(v) ?? (num(v) !== null ? String(v) : null);
-  return s === null ? null : `${s} USDC`;
+  return s === null ? null : `${trimDecimal(s)} USDC`;
 };
+
+/** "40.000000" → "40.00", "12.345600" → "12.3456": at least two decimals, no trailing zeros. */
+function trimDecimal(s: string): string {
+  const m = /^(-?\d+)\.(\d+)$/.exec(s);
+  if (!m) return s;
+  const frac = (m[2] ?? "").replace(/0+$/, "").padEnd(2, "0");
+  return `${m[1]}.${frac}`;
+}
 
 export function describeEvent(c: EventContext): EventText {
   const brand = c.brandName ?? "The brand";
