@@ -206,7 +206,7 @@ function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
       {items.length === 0 ? (
         <p className="small muted">No deliveries yet.</p>
       ) : (
-        <div style={{ overflowX: "auto" }}>
+        <div className="table-scroll">
           <table className="small">
             <caption className="visually-hidden">Deliveries to {endpoint.url}</caption>
             <thead>
