@@ -69,6 +69,7 @@ export function AccountMenu() {
     <div className="account-menu" data-testid="account-menu">
       <Link href={dashboardPath(user.profileType)}>Dashboard</Link>
       <Link href="/wallet">Wallet</Link>
+      <Link href="/profile">Profile</Link>
       <Link href="/settings/keys">API keys</Link>
       <span className="small account-email" title={user.email} data-testid="account-email">
         {user.email}

@@ -159,7 +159,7 @@ export function BrandDashboard({ user, initial }: { user: User; initial: DealLis
 function BrandDealCard({ deal }: { deal: DealJson }) {
   const toReview = deal.milestones.filter((m) => m.status === "submitted").length;
   const creator = deal.creator
-    ? deal.creator.email
+    ? deal.creator.name
     : deal.status === "unfunded"
       ? "Not visible to creators until funded"
       : deal.status === "cancelled" || deal.status === "expired"

@@ -171,8 +171,8 @@ function MyDealCard({ deal }: { deal: DealJson }) {
             <Link href={`/deals/${deal.id}`}>{deal.title}</Link>
           </h3>
           <p className="muted small break">
-            {platformLabel(deal.platform)} · {deal.brand?.email ?? "brand"} ·{" "}
-            {formatUsdc(deal.paid)} of {formatUsdc(deal.budget)} paid
+            {platformLabel(deal.platform)} · {deal.brand?.name ?? "brand"} · {formatUsdc(deal.paid)}{" "}
+            of {formatUsdc(deal.budget)} paid
           </p>
         </div>
         <Badge tone={dealTone(deal.status)} plain>
@@ -274,7 +274,7 @@ function OpenDealCard({ deal }: { deal: DealJson }) {
       </div>
       <p className="row tight muted small">
         <Badge tone="neutral">{platformLabel(deal.platform)}</Badge>
-        <span className="break">by {deal.brand?.email ?? "a brand"}</span>
+        <span className="break">by {deal.brand?.name ?? "a brand"}</span>
       </p>
       <p>
         <strong>{formatUsdc(deal.budget)}</strong>{" "}

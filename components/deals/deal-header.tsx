@@ -23,7 +23,7 @@ import { Badge, Fact, Facts, ProgressBar } from "./parts";
 export function DealHeader({ deal, viewer }: { deal: DealJson; viewer: Viewer }) {
   const creator = deal.creator ? (
     <span className="stack tight">
-      <span className="break">{deal.creator.email}</span>
+      <span className="break">{deal.creator.name}</span>
       {viewer !== "prospect" && (
         <CreatorWallet wallet={deal.creator.walletAddress} forBrand={viewer === "brand"} />
       )}
@@ -84,7 +84,7 @@ export function DealHeader({ deal, viewer }: { deal: DealJson; viewer: Viewer })
           </span>
         </Fact>
         <Fact label="Brand" wide>
-          <span className="break">{deal.brand?.email ?? "—"}</span>
+          <span className="break">{deal.brand?.name ?? "—"}</span>
         </Fact>
         <Fact label="Creator" wide>
           {creator}

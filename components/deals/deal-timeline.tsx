@@ -30,11 +30,6 @@ const EVENT_ICONS: Record<string, string> = {
   review_window_elapsed: "⏰",
 };
 
-type DealWithNames = DealJson & {
-  brand: ({ name?: string | null } & Record<string, unknown>) | null;
-  creator: ({ name?: string | null } & Record<string, unknown>) | null;
-};
-
 export function DealTimeline({ deal }: { deal: DealJson }) {
   // Anything that changes the deal adds events: refetch when its state moves.
   const version = [
@@ -52,7 +47,6 @@ export function DealTimeline({ deal }: { deal: DealJson }) {
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
   const items = events.data?.pages.flatMap((p) => p.events) ?? [];
-  const named = deal as DealWithNames;
   const actorOf = (e: DealEventJson): EventActor =>
     e.actor?.id === deal.brandId
       ? "brand"
@@ -84,8 +78,8 @@ export function DealTimeline({ deal }: { deal: DealJson }) {
             dealTitle: deal.title,
             milestoneTitle: titleOf(e.milestoneId),
             actor: actorOf(e),
-            brandName: (named.brand?.name as string | undefined) ?? null,
-            creatorName: (named.creator?.name as string | undefined) ?? null,
+            brandName: deal.brand?.name ?? null,
+            creatorName: deal.creator?.name ?? null,
           });
           const txHash = typeof e.data.txHash === "string" ? e.data.txHash : null;
           return (

@@ -33,7 +33,7 @@ const retryable = (e: ApiError) =>
 function advice(error: ApiError, deal: DealJson): string | null {
   switch (error.code) {
     case "wallet_required":
-      return `${deal.creator?.email ?? "The creator"} has not linked a wallet yet, so there is nowhere to send the USDC. Ask them to link one on their Wallet page, then settle again.`;
+      return `${deal.creator?.name ?? "The creator"} has not linked a wallet yet, so there is nowhere to send the USDC. Ask them to link one on their Wallet page, then settle again.`;
     case "settlement_in_progress":
       return "Another payment of this milestone is already under way. This page updates by itself when it is confirmed.";
     case "not_configured":
