@@ -1,6 +1,6 @@
 // Display helpers for deals, shared by the dashboards and the deal page. Browser-safe:
 // the API types are type-only imports.
-import type { DealJson, MilestoneJson } from "@/lib/deals/serialize";
+import type { DealJson, MilestoneJson, SettlementJson, VerdictJson } from "@/lib/deals/serialize";
 
 export type {
   DealJson,
@@ -156,3 +156,105 @@ export const awaitsCreator = (m: MilestoneJson) =>
 
 /** The platforms a deal can target (as lib/deals/schemas, which is server code). */
 export const platforms = ["instagram", "tiktok", "x", "youtube", "other"] as const;
+
+/**
+ * Where a milestone's payment stands, as both parties should read it:
+ * - `paying`: a settle call (or reconcile) is sending or confirming it right now;
+ * - `delayed`: sent or about to be, but nobody is advancing it (the chain was down, the
+ *   receipt did not come in time): reconcile retries it and the brand may retry now;
+ * - `failed`: the last attempt did not go through; only settling again retries it;
+ * - `paid`: confirmed on-chain. `none`: no settlement yet.
+ */
+export type PaymentState = "none" | "paying" | "delayed" | "failed" | "paid";
+
+export function paymentState(
+  settlement: Pick<SettlementJson, "status" | "inFlight"> | null | undefined,
+): PaymentState {
+  if (!settlement) return "none";
+  switch (settlement.status) {
+    case "confirmed":
+      return "paid";
+    case "failed":
+      return settlement.inFlight ? "paying" : "failed";
+    default:
+      return settlement.inFlight ? "paying" : "delayed";
+  }
+}
+
+/** A payment that needs attention: delayed, or failed and waiting for the brand's retry. */
+export const paymentStuck = (state: PaymentState) => state === "delayed" || state === "failed";
+
+/** The deal's milestones whose payment is stuck (the dashboards flag the deal). */
+export const stuckPayments = (deal: DealJson) =>
+  deal.milestones.filter((m) => paymentStuck(paymentState(m.settlement)));
+
+/** A milestone's status badge text, with its payment's state when the payment is stuck. */
+export function milestoneStatusText(m: MilestoneJson, viewer?: string): string {
+  if (m.status === "approved") {
+    const state = paymentState(m.settlement);
+    if (state === "delayed") return "Approved · payment delayed";
+    if (state === "failed") return "Approved · payment failed";
+  }
+  return milestoneLabel(m.status, viewer);
+}
+
+/**
+ * What a verdict rests on, in plain words: the hashtags, mentions and links the service
+ * checks itself on the post (lib/verify/checks.ts lists a missing one as "hashtag #x"),
+ * and the free-text criteria — judged by the AI model, or not checked at all by the
+ * offline rubric. Presentation only: the verdict itself is not changed.
+ */
+export type VerdictCoverage = {
+  /** Required hashtags, mentions and links: found on the post, missing, or not checked (unread post). */
+  checked: { item: string; state: "found" | "missing" | "unchecked" }[];
+  /** Criteria the AI model judged (`met: false` when the verdict lists it as missing). */
+  judged: { item: string; met: boolean }[];
+  /** Criteria nobody judged: the offline rubric cannot, and says so. */
+  unchecked: string[];
+  /** The verdict came from an offline verifier (no AI model judged it). */
+  offline: boolean;
+  /** The post could not be read, so nothing in it was checked. */
+  postUnread: boolean;
+};
+
+/** The verifiers that judge no free-text criteria (lib/verify: the rubric and the evidence gate). */
+const offlineVerifiers = ["rubric-v2", "evidence-gate-v1"];
+
+const withPrefix = (prefix: string, v: string) => {
+  const t = v.trim();
+  return t.startsWith(prefix) ? t : `${prefix}${t}`;
+};
+
+export function verdictCoverage(
+  requirements: MilestoneJson["requirements"],
+  verdict: Pick<VerdictJson, "missing" | "model">,
+): VerdictCoverage {
+  const missing = verdict.missing.map((m) => m.trim().toLowerCase());
+  const postUnread = missing.some((m) => m.startsWith("post not verifiable"));
+  const offline = offlineVerifiers.includes(verdict.model) || verdict.model.startsWith("rubric");
+  const checkedItem = (kind: string, item: string) => ({
+    item,
+    state: postUnread
+      ? ("unchecked" as const)
+      : missing.includes(`${kind} ${item}`.toLowerCase())
+        ? ("missing" as const)
+        : ("found" as const),
+  });
+  const criterionMissing = (c: string) => {
+    const text = c.trim().toLowerCase();
+    return missing.some((m) => m === text || m.includes(text));
+  };
+  return {
+    checked: [
+      ...requirements.hashtags.map((h) => checkedItem("hashtag", withPrefix("#", h))),
+      ...requirements.mentions.map((m) => checkedItem("mention", withPrefix("@", m))),
+      ...requirements.links.map((l) => checkedItem("link", l.trim())),
+    ],
+    judged: offline
+      ? []
+      : requirements.criteria.map((item) => ({ item, met: !criterionMissing(item) })),
+    unchecked: offline ? requirements.criteria : [],
+    offline,
+    postUnread,
+  };
+}

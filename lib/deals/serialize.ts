@@ -50,6 +50,16 @@ export type SettlementJson = {
   status: string;
   explorerUrl: string | null;
   reputationTxHash: string | null;
+  /**
+   * Someone (a settle call or reconcile) is advancing the payment right now. A `pending` or
+   * `submitted` settlement nobody is advancing is delayed: reconcile retries it, and
+   * settling again resumes it.
+   */
+  inFlight: boolean;
+  /** Why the last attempt failed (a `failed` settlement), else null. */
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
 };
 
 export type MilestoneJson = {
@@ -187,6 +197,10 @@ export function settlementJson(s: Settlement): SettlementJson {
     status: s.status,
     explorerUrl: s.txHash ? explorerTxUrl(s.chainId, s.txHash) : null,
     reputationTxHash: s.reputationTxHash,
+    inFlight: s.leaseExpiresAt !== null && s.leaseExpiresAt.getTime() > Date.now(),
+    error: s.error,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
   };
 }
 
