@@ -6,6 +6,18 @@ import {
   type ZodOpenApiResponsesObject,
 } from "zod-openapi";
 import {
+  appealResponse,
+  dealDetailResponse,
+  dealEventPageResponse,
+  dealPageResponse,
+  dealResponse,
+  decisionResponse,
+  errorEnvelopeSchema,
+  milestoneDetailResponse,
+  settleResponse,
+  verdictResponse,
+} from "@/lib/api/responses";
+import {
   apiKeyPageResponse,
   apiKeyResponse,
   createApiKeyBody,
@@ -114,6 +126,7 @@ export const endpoints: Endpoint[] = [
     summary:
       "The caller's deals, as brand or creator, a page at a time. `?open=1`: open deals a creator may take. `limit` 1..100 (default 20), `cursor` from `nextCursor` (rows inserted while paging never shift later pages); filters `status`, `platform`, `search` (title or description, case-insensitive substring); `sort` newest (default) | oldest | budget. Each deal's `brand` and `creator` carry `{ id, name }` (`name`: the display name, else the e-mail).",
     response: "{ deals: Deal[], nextCursor: string | null }",
+    responseSchema: dealPageResponse,
     errors: [
       "400 invalid_request (bad limit, cursor or filter)",
       "401 unauthenticated",
@@ -149,6 +162,7 @@ export const endpoints: Endpoint[] = [
     summary:
       "A brand creates a deal with its milestones (budget = sum of amounts). It is `unfunded` — invisible to creators — until the escrow holds the budget. Optional `deadline` (default 30 days): unreleased milestones are refundable to the brand after it plus 7 days.",
     response: "201 { deal }",
+    responseSchema: dealResponse,
     errors: ["400 invalid_request", "403 wrong_role"],
   },
   {
@@ -158,6 +172,7 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary: "One deal with its milestones (its parties; open deals to anyone signed in).",
     response: "{ deal }",
+    responseSchema: dealDetailResponse,
     errors: ["400 invalid_request", "404 not_found"],
   },
   {
@@ -168,6 +183,7 @@ export const endpoints: Endpoint[] = [
     summary:
       "A creator takes an open (funded) deal; of two racing creators one wins. Their proven wallet is recorded in the escrow as the payee; from then on the brand cannot cancel.",
     response: "{ deal }",
+    responseSchema: dealResponse,
     errors: [
       "403 wrong_role | forbidden",
       "404 not_found",
@@ -183,6 +199,7 @@ export const endpoints: Endpoint[] = [
     summary:
       "The deal's activity log, oldest first: created, funded, taken, submitted, verified, rejected, approved, paid, refunded, cancelled, expired, completed — each written in the same transaction as its change. `limit` 1..100 (default 20), `cursor` from `nextCursor`.",
     response: "{ events: [{ id, type, dealId, milestoneId, actor, data, createdAt }], nextCursor }",
+    responseSchema: dealEventPageResponse,
     errors: ["400 invalid_request (bad limit or cursor)", "404 not_found (not a party)"],
   },
   {
@@ -266,6 +283,7 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary: "A milestone with its deliverables, verdicts and settlement.",
     response: "{ milestone }",
+    responseSchema: milestoneDetailResponse,
     errors: ["404 not_found"],
   },
   {
@@ -276,6 +294,7 @@ export const endpoints: Endpoint[] = [
     body: deliverableBody,
     summary: "The deal's creator submits a deliverable (a new revision; from pending or rejected).",
     response: "201 { milestone }",
+    responseSchema: milestoneDetailResponse,
     errors: ["403 forbidden", "404 not_found", "409 invalid_state"],
   },
   {
@@ -287,6 +306,7 @@ export const endpoints: Endpoint[] = [
     summary:
       "AI verification of the current deliverable (either party). One model call per revision; repeats return the stored verdict.",
     response: "{ approved, score, reasoning, missing, model, revision, verifiedAt }",
+    responseSchema: verdictResponse,
     errors: ["404 not_found", "409 no_deliverable", "502 verifier_unavailable"],
   },
   {
@@ -299,6 +319,7 @@ export const endpoints: Endpoint[] = [
       "Verify → gate (approved && score ≥ minScore) → approve → one escrow release: floor(amount × score) USDC to the creator and the rest of the milestone back to the brand, carrying the verdict record's hash — exactly once. Honours Idempotency-Key.",
     response:
       '{ outcome: "paid", milestone, verdict, settlement } | { outcome: "rejected", milestone, verdict }',
+    responseSchema: settleResponse,
     errors: [
       "403 forbidden (the creator may settle only after the review window; never with minScore)",
       "404 not_found",
@@ -316,6 +337,7 @@ export const endpoints: Endpoint[] = [
     summary:
       "The brand decides on a rejected or unsettled revision: pay floor(amount × score) through the same escrow release as settle (the decision record's hash on-chain), or uphold the rejection — always with a reason. One decision per revision; answers an open appeal. Honours Idempotency-Key.",
     response: "{ milestone (with review.decision), settlement | null }",
+    responseSchema: decisionResponse,
     errors: [
       "400 invalid_request (score required to approve, 0 < score ≤ 1; reason of 3+ characters)",
       "403 forbidden (not the brand)",
@@ -332,7 +354,8 @@ export const endpoints: Endpoint[] = [
     body: appealBody,
     summary:
       "The creator appeals a rejected revision, with a reason; the brand answers with a decision.",
-    response: "{ appeal, milestone }",
+    response: "201 { appeal, milestone }",
+    responseSchema: appealResponse,
     errors: [
       "400 invalid_request",
       "403 forbidden (not the creator)",
@@ -679,15 +702,7 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
 // endpoint declares one, its success response. Every error an endpoint lists becomes a
 // response of its status, with the contract's error envelope.
 
-const errorEnvelope = z
-  .object({
-    error: z.object({
-      code: z.string(),
-      message: z.string(),
-      details: z.unknown().optional(),
-    }),
-  })
-  .meta({ id: "Error", description: "The contract's error envelope" });
+const errorEnvelope = errorEnvelopeSchema;
 
 /** "201 { … }" → "201"; no leading status → "200". */
 function successStatus(e: Endpoint): string {

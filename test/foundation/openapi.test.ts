@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as openapiRoute from "@/app/api/openapi.json/route";
 import { apiKeyPattern } from "@/lib/auth/api-keys";
+import { AppError, type ErrorCode } from "@/lib/errors";
 import { endpoints } from "@/lib/openapi";
 import { call } from "../helpers/http";
 
@@ -64,5 +65,41 @@ describe("API reference", () => {
       expect.objectContaining({ name: "id", in: "path", required: true }),
     ]);
     expect(res.body.components.securitySchemes.bearer.description).toContain("insufficient_scope");
+  });
+
+  it("documents the main endpoints' responses from lib/api/responses.ts", async () => {
+    const res = await call(openapiRoute.GET);
+    const json = (path: string, method: string, status: string) =>
+      res.body.paths[path][method].responses[status].content["application/json"].schema;
+    expect(json("/api/deals", "get", "200").properties.deals.items.$ref).toBe(
+      "#/components/schemas/Deal",
+    );
+    expect(json("/api/deals", "post", "201").properties.deal.$ref).toBe(
+      "#/components/schemas/Deal",
+    );
+    expect(json("/api/milestones/{id}/appeal", "post", "201").properties.appeal.$ref).toBe(
+      "#/components/schemas/Appeal",
+    );
+    expect(json("/api/settle", "post", "200").oneOf).toHaveLength(2);
+    expect(json("/api/deals/{id}/events", "get", "200").properties.events.items.$ref).toBe(
+      "#/components/schemas/DealEvent",
+    );
+    const schemas = res.body.components.schemas;
+    expect(schemas.Deal.properties.status.enum).toContain("unfunded");
+    expect(schemas.Settlement.required).toEqual(expect.arrayContaining(["amount", "refund"]));
+  });
+
+  it("lists only real error codes, each under its own status", () => {
+    for (const e of endpoints)
+      for (const text of e.errors) {
+        // "409 invalid_state (taken) | wallet_required": the codes without their notes
+        const [, status, codes] = /^(\d{3}) (.+)$/.exec(text.replace(/\([^)]*\)/g, "")) ?? [];
+        expect(status, `${e.method} ${e.path}: "${text}"`).toBeDefined();
+        for (const code of (codes ?? "").split("|").map((c) => c.trim()))
+          expect(
+            String(new AppError(code as ErrorCode, "").status),
+            `${e.method} ${e.path}: ${code}`,
+          ).toBe(status);
+      }
   });
 });
