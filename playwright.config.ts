@@ -48,6 +48,8 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       APP_URL: baseURL,
       DEV_IDP_ENABLED: "1",
+      // e2e/webhooks.spec.ts runs a webhook receiver on loopback: exempt from the outbound rules.
+      FETCH_ALLOWED_HOSTS: "127.0.0.1:3199",
     },
   },
 });
