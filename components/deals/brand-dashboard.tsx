@@ -12,8 +12,10 @@ import {
   formatUnitsUsdc,
   formatUsdc,
   paidCount,
+  paymentState,
   platformLabel,
   progressText,
+  stuckPayments,
   toUnits,
 } from "./format";
 import { DealListControls, LoadMore } from "./list-controls";
@@ -158,6 +160,8 @@ export function BrandDashboard({ user, initial }: { user: User; initial: DealLis
 
 function BrandDealCard({ deal }: { deal: DealJson }) {
   const toReview = deal.milestones.filter((m) => m.status === "submitted").length;
+  const stuck = stuckPayments(deal);
+  const anyFailed = stuck.some((m) => paymentState(m.settlement) === "failed");
   const creator = deal.creator
     ? deal.creator.name
     : deal.status === "unfunded"
@@ -178,9 +182,16 @@ function BrandDealCard({ deal }: { deal: DealJson }) {
             {platformLabel(deal.platform)} · created {formatDate(deal.createdAt)}
           </p>
         </div>
-        <Badge tone={dealTone(deal.status)} testId="deal-status" plain>
-          {dealLabel(deal.status, "brand")}
-        </Badge>
+        <span className="row tight deal-flags">
+          {stuck.length > 0 && (
+            <Badge tone={anyFailed ? "bad" : "warn"} testId="deal-payment-flag" plain>
+              {anyFailed ? "Payment failed" : "Payment delayed"}
+            </Badge>
+          )}
+          <Badge tone={dealTone(deal.status)} testId="deal-status" plain>
+            {dealLabel(deal.status, "brand")}
+          </Badge>
+        </span>
       </div>
       <Facts>
         <Fact label="Budget">{formatUsdc(deal.budget)}</Fact>
@@ -224,6 +235,19 @@ function BrandDealCard({ deal }: { deal: DealJson }) {
           <span>Fund the escrow to publish this deal.</span>
           <Link className="btn small" href={`/deals/${deal.id}`}>
             Fund
+          </Link>
+        </div>
+      )}
+      {stuck.length > 0 && (
+        <div className={anyFailed ? "alert error spread" : "alert warn spread"} role="status">
+          <span>
+            {stuck.length === 1 ? "A milestone's payment is" : `${stuck.length} payments are`}{" "}
+            {anyFailed
+              ? "not going through. Retry it from the deal page; it never pays twice."
+              : "delayed: the blockchain has not confirmed it. It is retried automatically, or retry it now; it never pays twice."}
+          </span>
+          <Link className="btn small" href={`/deals/${deal.id}`}>
+            Retry
           </Link>
         </div>
       )}

@@ -9,8 +9,10 @@ import {
   formatDate,
   formatUsdc,
   type MilestoneJson,
-  milestoneLabel,
+  milestoneStatusText,
   milestoneTone,
+  paymentState,
+  paymentStuck,
 } from "./format";
 import {
   DeliverableView,
@@ -59,7 +61,7 @@ export function MilestoneCard({ index, deal, milestone: m, viewer, relay, onChan
           <h2 id={`milestone-${m.id}`}>{m.title}</h2>
         </div>
         <Badge tone={milestoneTone(m.status)} testId="milestone-status" plain>
-          {milestoneLabel(m.status, viewer)}
+          {milestoneStatusText(m, viewer)}
         </Badge>
       </div>
       <p className="row tight">
@@ -80,7 +82,7 @@ export function MilestoneCard({ index, deal, milestone: m, viewer, relay, onChan
       {m.deliverable && m.verdict && (
         <EvidenceCard milestoneId={m.id} revision={m.deliverable.revision} />
       )}
-      {m.verdict && <VerdictView verdict={m.verdict} />}
+      {m.verdict && <VerdictView verdict={m.verdict} requirements={m.requirements} />}
       {m.settlement && <SettlementView settlement={m.settlement} viewer={viewer} />}
       {m.status === "refunded" && <RefundView milestone={m} viewer={viewer} />}
 
@@ -107,7 +109,9 @@ function CreatorStatus({ milestone: m }: { milestone: MilestoneJson }) {
   if (m.status === "approved")
     return (
       <div className="alert" role="status">
-        Approved! The payment is on its way to your wallet.
+        {paymentStuck(paymentState(m.settlement))
+          ? "Approved! The payment to your wallet is held up — see Payment below."
+          : "Approved! The payment is on its way to your wallet."}
       </div>
     );
   if (m.status === "paid" && m.settlement)

@@ -5,9 +5,12 @@ import {
   formatScore,
   formatUsdc,
   type MilestoneJson,
+  type PaymentState,
+  paymentState,
   type SettlementJson,
   toUnits,
   type VerdictJson,
+  verdictCoverage,
 } from "./format";
 import { Badge, Chips } from "./parts";
 
@@ -100,7 +103,13 @@ export function DeliverableView({ deliverable }: { deliverable: DeliverableJson 
   );
 }
 
-export function VerdictView({ verdict }: { verdict: VerdictJson }) {
+export function VerdictView({
+  verdict,
+  requirements,
+}: {
+  verdict: VerdictJson;
+  requirements?: MilestoneJson["requirements"];
+}) {
   return (
     <section className="panel stack tight" data-testid="verdict">
       <div className="spread">
@@ -117,6 +126,7 @@ export function VerdictView({ verdict }: { verdict: VerdictJson }) {
           </Badge>
         </span>
       </div>
+      {requirements && <VerdictCoverageView verdict={verdict} requirements={requirements} />}
       {verdict.missing.length > 0 && (
         <div className="stack tight">
           <span className="small bad-text">Missing</span>
@@ -132,12 +142,137 @@ export function VerdictView({ verdict }: { verdict: VerdictJson }) {
   );
 }
 
-const settlementTones: Record<string, "ok" | "warn" | "bad"> = {
-  confirmed: "ok",
-  pending: "warn",
-  submitted: "warn",
-  failed: "bad",
+/**
+ * What the verdict rests on, in plain words: what the service checked on the post itself,
+ * which criteria the AI model judged, and which nobody checked (the offline rubric cannot
+ * judge free-text criteria: a score of 100 % does not mean they are met).
+ */
+function VerdictCoverageView({
+  verdict,
+  requirements,
+}: {
+  verdict: VerdictJson;
+  requirements: MilestoneJson["requirements"];
+}) {
+  const c = verdictCoverage(requirements, verdict);
+  const stateWord = { found: "found", missing: "missing", unchecked: "not checked" } as const;
+  return (
+    <div className="stack tight small verdict-coverage" data-testid="verdict-coverage">
+      {c.checked.length > 0 && (
+        <div>
+          <span className="muted">
+            {c.postUnread
+              ? "Not checked — the post could not be read: "
+              : "Checked on the post by the service: "}
+          </span>
+          <ul className="coverage-list">
+            {c.checked.map((x) => (
+              <li key={x.item} className={x.state}>
+                {x.state === "found" ? "✓ " : x.state === "missing" ? "✕ " : "? "}
+                <span className="break">{x.item}</span>{" "}
+                <span className="muted">({stateWord[x.state]})</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {c.judged.length > 0 && (
+        <div data-testid="verdict-judged">
+          <span className="muted">Judged by the AI model: </span>
+          <ul className="coverage-list">
+            {c.judged.map((x) => (
+              <li key={x.item} className={x.met ? "found" : "missing"}>
+                {x.met ? "✓ " : "✕ "}
+                {x.item} <span className="muted">({x.met ? "met" : "not met"})</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {c.unchecked.length > 0 && (
+        <div className="alert warn small" data-testid="verdict-unchecked">
+          <strong>Not checked by anyone yet:</strong>{" "}
+          {c.unchecked.length === 1 ? "this criterion needs" : "these criteria need"} a judgement
+          that the offline verifier cannot make
+          {verdict.approved ? ", so the score does not cover them" : ""}. Check{" "}
+          {c.unchecked.length === 1 ? "it" : "them"} yourself in the post:
+          <ul className="coverage-list">
+            {c.unchecked.map((item) => (
+              <li key={item}>{item}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {c.checked.length === 0 && c.judged.length === 0 && c.unchecked.length === 0 && (
+        <span className="muted">
+          This milestone lists no hashtags, mentions, links or criteria: the verdict rests on the
+          post alone.
+        </span>
+      )}
+    </div>
+  );
+}
+
+const paymentBadges: Record<
+  PaymentState,
+  { tone: "ok" | "warn" | "bad" | "neutral"; text: string }
+> = {
+  none: { tone: "neutral", text: "Not started" },
+  paying: { tone: "warn", text: "Paying…" },
+  delayed: { tone: "warn", text: "Delayed" },
+  failed: { tone: "bad", text: "Failed" },
+  paid: { tone: "ok", text: "Confirmed" },
 };
+
+/**
+ * A payment that is not going through: said plainly to both parties — what happened, that
+ * it will be retried and cannot pay twice, and who can do what about it.
+ */
+export function PaymentNotice({
+  settlement,
+  viewer,
+}: {
+  settlement: SettlementJson;
+  viewer?: string;
+}) {
+  const state = paymentState(settlement);
+  if (state !== "delayed" && state !== "failed") return null;
+  const since = formatDate(settlement.updatedAt, true);
+  if (state === "delayed")
+    return (
+      <div className="alert warn small stack tight" role="status" data-testid="payment-delayed">
+        <strong>Payment delayed</strong>
+        <span>
+          {settlement.txHash
+            ? "The release was sent to the blockchain but is not confirmed yet"
+            : "The release is prepared but the blockchain could not be reached"}{" "}
+          (since {since}). The service retries it automatically; it can never be paid twice.
+        </span>
+        <span>
+          {viewer === "brand"
+            ? "You can also retry it now below."
+            : viewer === "creator"
+              ? "Nothing is needed from you: the money is still locked for you in the escrow."
+              : "The money is still locked in the escrow."}
+        </span>
+      </div>
+    );
+  return (
+    <div className="alert error small stack tight" role="status" data-testid="payment-failed">
+      <strong>Payment did not go through</strong>
+      <span>
+        The last attempt failed
+        {viewer === "brand" && settlement.error ? ` (${settlement.error})` : ""} on {since}. No
+        money moved twice: the escrow releases a milestone at most once.
+      </span>
+      <span>
+        {viewer === "brand"
+          ? "Retry the payment below."
+          : "Only the brand can retry it; nothing was paid twice or lost."}
+      </span>
+    </div>
+  );
+}
 
 /**
  * The escrow release of a milestone: both halves (paid to the creator, returned to the
@@ -151,14 +286,16 @@ export function SettlementView({
   viewer?: string;
 }) {
   const refund = toUnits(settlement.refund);
+  const badge = paymentBadges[paymentState(settlement)];
   return (
     <section className="panel stack tight" data-testid="settlement">
       <div className="spread">
         <h3>Payment</h3>
-        <Badge tone={settlementTones[settlement.status] ?? "neutral"} testId="settlement-status">
-          {settlement.status}
+        <Badge tone={badge.tone} testId="settlement-status">
+          {badge.text}
         </Badge>
       </div>
+      <PaymentNotice settlement={settlement} viewer={viewer} />
       <dl className="split-facts">
         <div>
           <dt>Paid to the creator</dt>

@@ -11,6 +11,8 @@ import {
   formatUsdc,
   gatePasses,
   type MilestoneJson,
+  paymentState,
+  paymentStuck,
   type SettlementJson,
   toUnits,
   type VerdictJson,
@@ -168,26 +170,38 @@ export function SettlePanel({ deal, milestone: m, relay, onSettled }: Props) {
         {steps}
       </section>
     ) : null;
-  if (m.status === "approved")
+  if (m.status === "approved") {
+    const state = paymentState(m.settlement);
     return (
       <section className="panel stack" data-testid="settle-panel">
-        {steps ?? (
-          <div className="spread">
-            <span className="small">
-              The payment is under way. If it seems stuck, retrying is safe — it never pays twice.
+        {steps ??
+          (state === "paying" ? (
+            <span className="small" role="status">
+              The payment is being sent right now. This page updates by itself when it is confirmed.
             </span>
-            <button
-              type="button"
-              className="btn small secondary"
-              onClick={settle}
-              disabled={busy !== null}
-            >
-              Retry payment
-            </button>
-          </div>
-        )}
+          ) : (
+            <div className="spread">
+              <span className="small">
+                {state === "delayed"
+                  ? "The payment is delayed. Retrying now resumes the same payment — it never pays twice."
+                  : state === "failed"
+                    ? "The last payment attempt failed. Retrying resumes the same payment — it never pays twice."
+                    : "The payment is under way. If it seems stuck, retrying is safe — it never pays twice."}
+              </span>
+              <button
+                type="button"
+                className={paymentStuck(state) ? "btn small" : "btn small secondary"}
+                onClick={settle}
+                disabled={busy !== null}
+                data-testid="retry-payment"
+              >
+                Retry payment
+              </button>
+            </div>
+          ))}
       </section>
     );
+  }
   // Rejected: settling again only helps when the AI approved but the score was too low.
   const canSettle = m.status === "submitted" || (m.status === "rejected" && verdict?.approved);
 
