@@ -1,0 +1,194 @@
+import type { z } from "zod";
+import type { DealPage } from "@/lib/deals/deals";
+import type { MilestoneDetailJson } from "@/lib/deals/milestones";
+import type { createDealBody, dealListQuery, deliverableBody } from "@/lib/deals/schemas";
+import type { DealJson, VerdictJson } from "@/lib/deals/serialize";
+import type { ErrorCode } from "@/lib/errors";
+import type { DealEventJson } from "@/lib/events/events";
+import type { DecideResult } from "@/lib/settle/decisions";
+import type { AppealJson, DealDetailJson } from "@/lib/settle/review";
+import type { decisionBody, settleBody } from "@/lib/settle/schemas";
+import type { SettleResult } from "@/lib/settle/settle";
+
+// A thin typed client for the Milestone API: one method per endpoint, the request types
+// from the zod schemas the handlers validate with, the response types the code builds (the
+// ones lib/api/responses.ts documents). Any non-2xx answer throws an ApiError carrying the
+// contract's error envelope. Type-only imports: nothing of the server is bundled with it.
+//
+//   const api = createClient({ baseUrl: "https://milestone.example", apiKey: "mk_…" });
+//   const { deal } = await api.createDeal({ title, platform, milestones });
+//   for await (const d of api.allDeals({ status: "active" })) …
+
+export type ClientOptions = {
+  /** The service's origin, e.g. https://milestone.example (no trailing /api). */
+  baseUrl: string;
+  /** A fetch of your own (tests, retries, a proxy); default: the global fetch. */
+  fetch?: typeof fetch;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+} & (
+  | { /** An API key (mk_…). */ apiKey: string; token?: never }
+  | { /** A session token or an identity token. */ token: string; apiKey?: never }
+);
+
+/** A non-2xx answer: the contract's error envelope, its status and its headers. */
+export class ApiError extends Error {
+  readonly code: ErrorCode | (string & {});
+  readonly status: number;
+  readonly details?: unknown;
+  /** Seconds to wait (429 rate_limited), from Retry-After. */
+  readonly retryAfter: number | null;
+
+  constructor(
+    status: number,
+    body: { code: string; message: string; details?: unknown },
+    headers?: Headers,
+  ) {
+    super(body.message);
+    this.name = "ApiError";
+    this.code = body.code;
+    this.status = status;
+    this.details = body.details;
+    const retry = Number(headers?.get("retry-after") ?? Number.NaN);
+    this.retryAfter = Number.isFinite(retry) ? retry : null;
+  }
+}
+
+export type DealListQuery = Partial<Omit<z.output<typeof dealListQuery>, "open">> & {
+  /** Open deals a creator may take, instead of the caller's own. */
+  open?: boolean;
+};
+export type PageQuery = { limit?: number; cursor?: string };
+export type CreateDealInput = z.input<typeof createDealBody>;
+export type DeliverableInput = z.input<typeof deliverableBody>;
+export type SettleInput = z.input<typeof settleBody>;
+export type DecisionInput = z.input<typeof decisionBody>;
+export type WriteOptions = {
+  /** Sent as Idempotency-Key: a retry with the same key gets the first answer again. */
+  idempotencyKey?: string;
+};
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+export function createClient(options: ClientOptions) {
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const base = options.baseUrl.replace(/\/+$/, "");
+  const credential = options.apiKey ?? options.token;
+
+  async function request<T>(
+    method: string,
+    path: string,
+    opts: { query?: Query; body?: unknown; idempotencyKey?: string } = {},
+  ): Promise<T> {
+    const url = new URL(`${base}${path}`);
+    for (const [k, v] of Object.entries(opts.query ?? {}))
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers = new Headers(options.headers);
+    headers.set("accept", "application/json");
+    headers.set("authorization", `Bearer ${credential}`);
+    if (opts.body !== undefined) headers.set("content-type", "application/json");
+    if (opts.idempotencyKey) headers.set("idempotency-key", opts.idempotencyKey);
+    const res = await doFetch(url, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    if (!res.ok) {
+      const envelope = (json as { error?: { code?: unknown; message?: unknown } } | undefined)
+        ?.error;
+      throw new ApiError(
+        res.status,
+        typeof envelope?.code === "string" && typeof envelope.message === "string"
+          ? (envelope as { code: string; message: string; details?: unknown })
+          : { code: "unexpected_response", message: `HTTP ${res.status}: ${text.slice(0, 200)}` },
+        res.headers,
+      );
+    }
+    return json as T;
+  }
+
+  const id = (value: string) => encodeURIComponent(value);
+
+  const client = {
+    /** GET /api/deals: a page of the caller's deals (or open ones with `open: true`). */
+    listDeals: ({ open, ...query }: DealListQuery = {}) =>
+      request<DealPage>("GET", "/api/deals", {
+        query: { ...query, ...(open ? { open: "1" } : {}) },
+      }),
+
+    /** Every deal of the list, page after page (follows nextCursor). */
+    async *allDeals(query: Omit<DealListQuery, "cursor"> = {}): AsyncGenerator<DealJson> {
+      let cursor: string | undefined;
+      do {
+        const page = await client.listDeals({ ...query, cursor });
+        yield* page.deals;
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+    },
+
+    /** POST /api/deals (201): a brand creates a deal with its milestones. */
+    createDeal: (body: CreateDealInput) =>
+      request<{ deal: DealJson }>("POST", "/api/deals", { body }),
+
+    /** GET /api/deals/{id}: one deal with its milestones and their review state. */
+    getDeal: (dealId: string) =>
+      request<{ deal: DealDetailJson }>("GET", `/api/deals/${id(dealId)}`),
+
+    /** POST /api/deals/{id}/accept: a creator takes an open deal. */
+    acceptDeal: (dealId: string) =>
+      request<{ deal: DealJson }>("POST", `/api/deals/${id(dealId)}/accept`),
+
+    /** GET /api/deals/{id}/events: the deal's activity log, oldest first. */
+    listDealEvents: (dealId: string, query: PageQuery = {}) =>
+      request<{ events: DealEventJson[]; nextCursor: string | null }>(
+        "GET",
+        `/api/deals/${id(dealId)}/events`,
+        { query },
+      ),
+
+    /** GET /api/milestones/{id}: a milestone with its history and settlement. */
+    getMilestone: (milestoneId: string) =>
+      request<{ milestone: MilestoneDetailJson }>("GET", `/api/milestones/${id(milestoneId)}`),
+
+    /** POST /api/milestones/{id}/deliverable (201): the creator submits a revision. */
+    submitDeliverable: (milestoneId: string, body: DeliverableInput) =>
+      request<{ milestone: MilestoneDetailJson }>(
+        "POST",
+        `/api/milestones/${id(milestoneId)}/deliverable`,
+        { body },
+      ),
+
+    /** POST /api/verify: the AI verdict on the current revision. */
+    verify: (milestoneId: string) =>
+      request<VerdictJson>("POST", "/api/verify", { body: { milestoneId } }),
+
+    /** POST /api/settle: verify, gate and pay once. */
+    settle: (body: SettleInput, opts: WriteOptions = {}) =>
+      request<SettleResult>("POST", "/api/settle", { body, ...opts }),
+
+    /** POST /api/milestones/{id}/appeal (201): the creator appeals a rejection. */
+    appeal: (milestoneId: string, reason: string) =>
+      request<{ appeal: AppealJson; milestone: MilestoneDetailJson }>(
+        "POST",
+        `/api/milestones/${id(milestoneId)}/appeal`,
+        { body: { reason } },
+      ),
+
+    /** POST /api/milestones/{id}/decision: the brand pays at a score or upholds. */
+    decide: (milestoneId: string, body: DecisionInput, opts: WriteOptions = {}) =>
+      request<DecideResult>("POST", `/api/milestones/${id(milestoneId)}/decision`, {
+        body,
+        ...opts,
+      }),
+  };
+  return client;
+}
+
+export type MilestoneClient = ReturnType<typeof createClient>;

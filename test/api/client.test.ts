@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import * as keysRoute from "@/app/api/keys/route";
+import { ApiError, createClient } from "@/lib/api/client";
+import { dealDetailResponse, dealPageResponse, settleResponse } from "@/lib/api/responses";
+import { fundDeal } from "../helpers/fund-deal";
+import { call } from "../helpers/http";
+import { publishOnSandbox } from "../helpers/sandbox-platform";
+import type { TestUser } from "../helpers/users";
+import { parties } from "../settle/fixtures";
+import { goodDeliverable, launchRequirements } from "../verify/fixtures";
+import { inProcessFetch } from "./in-process-fetch";
+
+// The typed client (lib/api/client.ts) against the real route handlers, database and
+// anvil: its fetch dispatches to app/api/**/route.ts in this process. A third party's
+// path: an API key made with a session, deals created, read and paged through, the whole
+// deliver → verify → settle loop, and errors as ApiError with the contract's envelope.
+
+const baseUrl = "http://localhost";
+
+async function apiKeyOf(user: TestUser, scopes: ("read" | "write" | "settle")[]) {
+  const res = await call(keysRoute.POST, {
+    path: "/api/keys",
+    token: user.token,
+    body: { name: "client test", scopes },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.key as string;
+}
+
+const deal = (title: string, amount = 10) => ({
+  title,
+  platform: "instagram" as const,
+  milestones: [{ title: "Launch Reel", amount, requirements: launchRequirements }],
+});
+
+async function thrown(promise: Promise<unknown>): Promise<ApiError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ApiError);
+  return err as ApiError;
+}
+
+describe("the typed client", () => {
+  it("creates, reads and pages through deals with an API key", async () => {
+    const { brand } = await parties();
+    const api = createClient({
+      baseUrl,
+      apiKey: await apiKeyOf(brand, ["read", "write"]),
+      fetch: inProcessFetch,
+    });
+
+    const created: string[] = [];
+    for (const title of ["Client deal one", "Client deal two", "Client deal three"])
+      created.push((await api.createDeal(deal(title))).deal.id);
+
+    const { deal: read } = await api.getDeal(created[0] as string);
+    expect(dealDetailResponse.parse({ deal: read }).deal.id).toBe(created[0]);
+    expect(read).toMatchObject({ title: "Client deal one", status: "unfunded", budget: 10 });
+    expect(read.milestones[0]?.review.appeal).toBeNull();
+
+    const first = await api.listDeals({ limit: 2 });
+    dealPageResponse.parse(first);
+    expect(first.deals.map((d) => d.id)).toEqual([created[2], created[1]]); // newest first
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await api.listDeals({ limit: 2, cursor: first.nextCursor as string });
+    expect(second.deals.map((d) => d.id)).toEqual([created[0]]);
+    expect(second.nextCursor).toBeNull();
+
+    // Every deal exactly once, page after page, while another is created between pages.
+    const seen: string[] = [];
+    for await (const d of api.allDeals({ limit: 1, sort: "oldest" })) {
+      seen.push(d.id);
+      if (seen.length === 1)
+        created.push((await api.createDeal(deal("Made while paging"))).deal.id);
+    }
+    expect(seen).toEqual(created);
+  });
+
+  it("throws ApiError with the error envelope: scope, role, not found, bad input", async () => {
+    const { brand, creator } = await parties();
+    const readOnly = createClient({
+      baseUrl,
+      apiKey: await apiKeyOf(brand, ["read"]),
+      fetch: inProcessFetch,
+    });
+    const scope = await thrown(readOnly.createDeal(deal("Refused")));
+    expect(scope).toMatchObject({ status: 403, code: "insufficient_scope" });
+    expect(scope.message).toEqual(expect.any(String));
+
+    const asCreator = createClient({ baseUrl, token: creator.token, fetch: inProcessFetch });
+    expect(await thrown(asCreator.createDeal(deal("Not a brand")))).toMatchObject({
+      status: 403,
+      code: "wrong_role",
+    });
+    expect(await thrown(asCreator.getDeal(crypto.randomUUID()))).toMatchObject({
+      status: 404,
+      code: "not_found",
+    });
+    const invalid = await thrown(asCreator.listDeals({ limit: 500 }));
+    expect(invalid).toMatchObject({ status: 400, code: "invalid_request" });
+    expect(invalid.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: ["limit"] })]),
+    );
+
+    const forged = createClient({ baseUrl, token: "mk_not_a_real_key", fetch: inProcessFetch });
+    expect(await thrown(forged.listDeals())).toMatchObject({ status: 401, code: "invalid_token" });
+  });
+
+  it("runs the whole loop: take → deliver → verify → settle (idempotent) → events", async () => {
+    const { brand, creator } = await parties();
+    const asBrand = createClient({
+      baseUrl,
+      apiKey: await apiKeyOf(brand, ["read", "write", "settle"]),
+      fetch: inProcessFetch,
+    });
+    const asCreator = createClient({ baseUrl, token: creator.token, fetch: inProcessFetch });
+
+    const { deal: d } = await asBrand.createDeal(deal("Client loop", 25));
+    await fundDeal(brand, d.id);
+    const open = await asCreator.listDeals({ open: true, limit: 100 });
+    expect(open.deals.map((x) => x.id)).toContain(d.id);
+    const { deal: taken } = await asCreator.acceptDeal(d.id);
+    expect(taken.creator?.id).toBe(creator.user.id);
+    const milestoneId = taken.milestones[0]?.id as string;
+
+    const post = await publishOnSandbox(creator, goodDeliverable.text);
+    const { milestone } = await asCreator.submitDeliverable(milestoneId, {
+      ...goodDeliverable,
+      url: post.url,
+    });
+    expect(milestone.status).toBe("submitted");
+    const verdict = await asBrand.verify(milestoneId);
+    expect(verdict.revision).toBe(1);
+
+    const key = `client-${milestoneId}`;
+    const paid = await asBrand.settle({ milestoneId }, { idempotencyKey: key });
+    settleResponse.parse(paid);
+    if (paid.outcome !== "paid") throw new Error(`expected paid, got ${paid.outcome}`);
+    expect(paid.settlement.status).toBe("confirmed");
+    const again = await asBrand.settle({ milestoneId }, { idempotencyKey: key });
+    expect(again).toEqual(paid);
+
+    const { milestone: read } = await asCreator.getMilestone(milestoneId);
+    expect(read.settlement?.id).toBe(paid.settlement.id);
+    const { events, nextCursor } = await asCreator.listDealEvents(d.id, { limit: 100 });
+    expect(nextCursor).toBeNull();
+    expect(events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(["created", "funded", "taken", "submitted", "paid"]),
+    );
+  });
+});
