@@ -108,6 +108,31 @@ describe("the typed client", () => {
     expect(await thrown(forged.listDeals())).toMatchObject({ status: 401, code: "invalid_token" });
   });
 
+  it("an answer that is not the envelope (a proxy's 502 page) is still an ApiError", async () => {
+    const sent: Request[] = [];
+    const api = createClient({
+      baseUrl: `${baseUrl}/`,
+      apiKey: "mk_x",
+      fetch: async (input, init) => {
+        sent.push(new Request(input, init));
+        return new Response("<html>Bad gateway</html>", {
+          status: 502,
+          headers: { "retry-after": "7" },
+        });
+      },
+    });
+    const err = await thrown(
+      api.settle({ milestoneId: crypto.randomUUID() }, { idempotencyKey: "k-1" }),
+    );
+    expect(err).toMatchObject({ status: 502, code: "unexpected_response", retryAfter: 7 });
+    expect(err.message).toContain("Bad gateway");
+    const [req] = sent;
+    expect(req?.url).toBe(`${baseUrl}/api/settle`);
+    expect(req?.headers.get("authorization")).toBe("Bearer mk_x");
+    expect(req?.headers.get("idempotency-key")).toBe("k-1");
+    expect(req?.headers.get("content-type")).toBe("application/json");
+  });
+
   it("runs the whole loop: take → deliver → verify → settle (idempotent) → events", async () => {
     const { brand, creator } = await parties();
     const asBrand = createClient({
