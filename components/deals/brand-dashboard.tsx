@@ -243,11 +243,11 @@ function BrandDealCard({ deal }: { deal: DealJson }) {
           <span>
             {stuck.length === 1 ? "A milestone's payment is" : `${stuck.length} payments are`}{" "}
             {anyFailed
-              ? "not going through. Retry it from the deal page; it never pays twice."
-              : "delayed: the blockchain has not confirmed it. It is retried automatically, or retry it now; it never pays twice."}
+              ? "not going through. Retry it on the deal page; it never pays twice."
+              : "delayed: the blockchain has not confirmed it. It is retried automatically, or retry it on the deal page; it never pays twice."}
           </span>
           <Link className="btn small" href={`/deals/${deal.id}`}>
-            Retry
+            Open deal
           </Link>
         </div>
       )}

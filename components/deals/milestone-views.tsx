@@ -198,7 +198,7 @@ function VerdictCoverageView({
           {c.unchecked.length === 1 ? "it" : "them"} yourself in the post:
           <ul className="coverage-list">
             {c.unchecked.map((item) => (
-              <li key={item}>{item}</li>
+              <li key={item}>• {item}</li>
             ))}
           </ul>
         </div>
@@ -286,7 +286,10 @@ export function SettlementView({
   viewer?: string;
 }) {
   const refund = toUnits(settlement.refund);
-  const badge = paymentBadges[paymentState(settlement)];
+  const state = paymentState(settlement);
+  const badge = paymentBadges[state];
+  // Until the release is confirmed nothing is paid yet: say what it will pay.
+  const done = state === "paid";
   return (
     <section className="panel stack tight" data-testid="settlement">
       <div className="spread">
@@ -298,7 +301,7 @@ export function SettlementView({
       <PaymentNotice settlement={settlement} viewer={viewer} />
       <dl className="split-facts">
         <div>
-          <dt>Paid to the creator</dt>
+          <dt>{done ? "Paid to the creator" : "To the creator"}</dt>
           <dd className="kv-value">
             <strong data-testid="settlement-amount">{formatUsdc(settlement.amount)}</strong>{" "}
             <span className="muted small">
@@ -307,7 +310,9 @@ export function SettlementView({
           </dd>
         </div>
         <div>
-          <dt>{viewer === "brand" ? "Returned to you" : "Returned to the brand"}</dt>
+          <dt>
+            {done ? "Returned" : "Back"} {viewer === "brand" ? "to you" : "to the brand"}
+          </dt>
           <dd className="kv-value">
             <strong data-testid="settlement-refund" className={refund === 0n ? "muted" : undefined}>
               {formatUsdc(settlement.refund)}
@@ -316,7 +321,8 @@ export function SettlementView({
         </div>
       </dl>
       <p className="muted small">
-        Released from the escrow at score {formatScore(settlement.scoreUsed)} ·{" "}
+        {done ? "Released" : "Releases"} from the escrow at score{" "}
+        {formatScore(settlement.scoreUsed)} ·{" "}
         {settlement.via === "relay" ? "signed release, relayed" : "sent by the verifier"}
       </p>
       {settlement.verdictHash && (
