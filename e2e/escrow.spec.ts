@@ -74,7 +74,8 @@ async function connectTestWallet(scope: Locator, address: string) {
  * carries (its RPC endpoint), checked against the server's own view (GET /api/health).
  */
 async function chainOf(page: Page): Promise<PublicClient> {
-  const html = await (await page.request.get("/")).text();
+  // The wallet pages carry it (the wallet stack is mounted only where a wallet is used).
+  const html = await (await page.request.get("/wallet")).text();
   const rpcUrl = /rpcUrl\\*"\s*:\s*\\*"(https?:\/\/[^"\\]+)/.exec(html)?.[1];
   expect(rpcUrl, "the page's public chain info names its RPC").toBeTruthy();
   const health = (await (await page.request.get("/api/health")).json()) as {
