@@ -190,6 +190,11 @@ test("brand posts starter deals, creator delivers, brand verifies and settles, c
   await brand.getByRole("button", { name: "Verify" }).click();
   await expect(brand.getByTestId("verdict-approved")).toHaveText("Approved");
   await expect(brand.getByTestId("verdict-score")).toHaveText("Score 90%");
+  // The offline verifier checked the tags on the post but judged none of the criteria: said plainly.
+  await expect(brand.getByTestId("verdict-coverage")).toContainText(
+    "Checked on the post by the service",
+  );
+  await expect(brand.getByTestId("verdict-unchecked")).toContainText("Not checked by anyone yet");
   await expect(brand.getByTestId("gate-preview")).toContainText("Settling pays 90.00 USDC");
   await screenshots(brand, "deal-brand-review");
   await brand.getByRole("button", { name: "Settle", exact: true }).click();
