@@ -118,16 +118,16 @@ function CreateForm({ onCreated }: { onCreated: (secret: string) => void }) {
           (see the API docs for verifying it).
         </span>
       </div>
-      <fieldset className="stack">
+      <fieldset className="choice stack tight">
         <legend>Events</legend>
-        <label className="row small">
+        <label className="radio small">
           <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} />
           All events
         </label>
         {!all && (
           <div className="row">
             {EVENT_TYPES.map((t) => (
-              <label key={t} className="row small">
+              <label key={t} className="radio small">
                 <input
                   type="checkbox"
                   checked={types.includes(t)}
