@@ -219,14 +219,31 @@ export async function decideMilestone(
     return { milestone: await getMilestone(db, caller, milestone.id), settlement: null };
   }
 
+  return payOnDecision(db, caller, deal, milestone, record, input.via);
+}
+
+/**
+ * A decision that releases the milestone: the decision row and the settlement are written
+ * by the settle path's own claim, in one transaction, then the release is sent. A second
+ * decision, or a settle that claimed first, gets its 409.
+ */
+async function payOnDecision(
+  db: Db,
+  caller: Caller,
+  deal: Deal,
+  milestone: Milestone,
+  record: DecisionRecord,
+  via: SettlementVia,
+): Promise<DecideResult> {
+  const { record: text, hash } = hashDecisionRecord(record);
   let settlementId: string;
   try {
     const created = await claim(
       db,
       deal,
       milestone,
-      { revision, scoreBps: record.scoreBps, verdictHash: hash },
-      input.via,
+      { revision: record.revision, scoreBps: record.scoreBps, verdictHash: hash },
+      via,
       { actorId: caller.id, inTx: (tx) => writeDecision(tx, deal, milestone, record, text, hash) },
     );
     settlementId = created.id;
@@ -342,26 +359,5 @@ export async function refundOverdue(
     verdictHash: null,
     decidedAt: now().toISOString(),
   };
-  const { record: text, hash } = hashDecisionRecord(record);
-  let settlementId: string;
-  try {
-    const created = await claim(
-      db,
-      deal,
-      milestone,
-      { revision: milestone.revision, scoreBps: 0, verdictHash: hash },
-      input.via,
-      { actorId: caller.id, inTx: (tx) => writeDecision(tx, deal, milestone, record, text, hash) },
-    );
-    settlementId = created.id;
-  } catch (err) {
-    if (isUniqueViolation(err, "decisions_milestone_revision_key")) throw alreadyDecided();
-    if (err instanceof AppError && err.code !== "settlement_in_progress") throw err;
-    return claimedMeanwhile(db, milestone.id, err);
-  }
-  const done = await advanceSettlement(db, settlementId, { leaseHeld: true });
-  return {
-    milestone: await getMilestone(db, caller, milestone.id),
-    settlement: settlementJson(done),
-  };
+  return payOnDecision(db, caller, deal, milestone, record, input.via);
 }
