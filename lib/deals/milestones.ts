@@ -79,7 +79,7 @@ export async function submitDeliverable(
       .select()
       .from(milestones)
       .where(and(eq(milestones.id, milestoneId), eq(milestones.dealId, row.deal.id)))
-      .for("update");
+      .for("no key update");
     if (!locked) throw notFound("Milestone");
     if (!["pending", "rejected"].includes(locked.status))
       throw new AppError(

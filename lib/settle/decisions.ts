@@ -196,7 +196,7 @@ export async function decideMilestone(
           .select()
           .from(milestones)
           .where(eq(milestones.id, milestone.id))
-          .for("update");
+          .for("no key update");
         if (
           !locked ||
           locked.revision !== revision ||
@@ -279,7 +279,7 @@ export async function appealMilestone(
         .select()
         .from(milestones)
         .where(eq(milestones.id, milestone.id))
-        .for("update");
+        .for("no key update");
       if (locked?.status !== "rejected")
         throw new AppError("invalid_state", "Only a rejected submission can be appealed.", {
           details: { status: locked?.status ?? null },

@@ -126,13 +126,16 @@ export async function claim(
   const amountUnits = payoutUnits(m.amountUnits, basis.scoreBps);
 
   return db.transaction(async (tx) => {
-    // The deal row lock serialises settlements of one deal, for the budget check.
-    await tx.select({ id: deals.id }).from(deals).where(eq(deals.id, deal.id)).for("update");
+    // The deal row lock serialises settlements of one deal, for the budget check. NO KEY
+    // UPDATE (here and on the milestone): it still excludes every other claim, but not the
+    // key-share locks that inserts referencing these rows take (events, decisions, appeals),
+    // which FOR UPDATE blocked — a decision or appeal raced with a claim deadlocked (a 500).
+    await tx.select({ id: deals.id }).from(deals).where(eq(deals.id, deal.id)).for("no key update");
     const [locked] = await tx
       .select()
       .from(milestones)
       .where(eq(milestones.id, m.id))
-      .for("update");
+      .for("no key update");
     if (!locked) throw notFound("Milestone");
     if (locked.status === "approved" || locked.status === "paid")
       throw new AppError("settlement_in_progress", "This milestone is being settled right now.");
