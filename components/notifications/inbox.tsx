@@ -77,7 +77,7 @@ function InboxList() {
         </p>
       </div>
       <div className="row">
-        <label className="row small">
+        <label className="radio small">
           <input
             type="checkbox"
             checked={unreadOnly}
