@@ -77,6 +77,61 @@ export async function listDeliveryRows(
     .limit(p.limit);
 }
 
+export async function insertEndpoint(
+  db: DbOrTx,
+  p: { userId: string; url: string; eventTypes: DealEventType[]; secret: string },
+): Promise<WebhookEndpoint | undefined> {
+  const [row] = await db.insert(webhookEndpoints).values(p).returning();
+  return row;
+}
+
+/**
+ * Changes an endpoint of the owner's. Enabling clears the service's disabled notice;
+ * disabling stamps disabled_at. Undefined when the owner has no such endpoint.
+ */
+export async function updateOwnEndpoint(
+  db: DbOrTx,
+  userId: string,
+  id: string,
+  p: { url?: string; eventTypes?: DealEventType[]; enabled?: boolean },
+): Promise<WebhookEndpoint | undefined> {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({
+      ...(p.url !== undefined ? { url: p.url } : {}),
+      ...(p.eventTypes !== undefined ? { eventTypes: p.eventTypes } : {}),
+      ...(p.enabled === true ? { enabled: true, disabledReason: null, disabledAt: null } : {}),
+      ...(p.enabled === false ? { enabled: false, disabledAt: sql`now()` } : {}),
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId)))
+    .returning();
+  return row;
+}
+
+/** Deletes an endpoint of the owner's (its deliveries go with it); false when none. */
+export async function deleteOwnEndpoint(db: DbOrTx, userId: string, id: string): Promise<boolean> {
+  const gone = await db
+    .delete(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId)))
+    .returning({ id: webhookEndpoints.id });
+  return gone.length > 0;
+}
+
+export async function setEndpointSecret(
+  db: DbOrTx,
+  userId: string,
+  id: string,
+  secret: string,
+): Promise<WebhookEndpoint | undefined> {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({ secret, updatedAt: sql`now()` })
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId)))
+    .returning();
+  return row;
+}
+
 // ── the delivery outbox ─────────────────────────────────────────────────────────────────
 
 export type ClaimedDelivery = {

@@ -1,21 +1,19 @@
-import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import {
   countEndpoints,
+  deleteOwnEndpoint,
   failPending,
   findDelivery,
   findEndpoint,
+  insertEndpoint,
   listDeliveryRows,
   listEndpointRows,
   requeueDelivery,
+  setEndpointSecret,
+  updateOwnEndpoint,
 } from "@/db/queries/webhooks";
-import {
-  type DealEventType,
-  type WebhookDelivery,
-  type WebhookEndpoint,
-  webhookEndpoints,
-} from "@/db/schema";
+import type { DealEventType, WebhookDelivery, WebhookEndpoint } from "@/db/schema";
 import { AppError, notFound } from "@/lib/errors";
 import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@/lib/pagination";
 import type { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
@@ -98,10 +96,12 @@ export async function createEndpoint(
       `You already have ${MAX_ENDPOINTS_PER_USER} webhook endpoints; delete one first.`,
     );
   const secret = newWebhookSecret();
-  const [row] = await db
-    .insert(webhookEndpoints)
-    .values({ userId: caller.id, url, eventTypes: [...new Set(body.eventTypes ?? [])], secret })
-    .returning();
+  const row = await insertEndpoint(db, {
+    userId: caller.id,
+    url,
+    eventTypes: [...new Set(body.eventTypes ?? [])],
+    secret,
+  });
   if (!row) throw new Error("insert returned no endpoint");
   return { endpoint: endpointJson(row), secret };
 }
@@ -141,17 +141,11 @@ export async function updateEndpoint(
   await ownEndpoint(db, caller, id);
   const url = body.url !== undefined ? await assertWebhookUrl(body.url) : undefined;
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(webhookEndpoints)
-      .set({
-        ...(url !== undefined ? { url } : {}),
-        ...(body.eventTypes !== undefined ? { eventTypes: [...new Set(body.eventTypes)] } : {}),
-        ...(body.enabled === true ? { enabled: true, disabledReason: null, disabledAt: null } : {}),
-        ...(body.enabled === false ? { enabled: false, disabledAt: sql`now()` } : {}),
-        updatedAt: sql`now()`,
-      })
-      .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, caller.id)))
-      .returning();
+    const row = await updateOwnEndpoint(tx, caller.id, id, {
+      url,
+      eventTypes: body.eventTypes !== undefined ? [...new Set(body.eventTypes)] : undefined,
+      enabled: body.enabled,
+    });
     if (!row) throw notFound("Webhook endpoint");
     if (body.enabled === false) await failPending(tx, id, "endpoint disabled");
     return endpointJson(row);
@@ -159,11 +153,7 @@ export async function updateEndpoint(
 }
 
 export async function deleteEndpoint(db: Db, caller: Caller, id: string): Promise<void> {
-  const gone = await db
-    .delete(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, caller.id)))
-    .returning({ id: webhookEndpoints.id });
-  if (gone.length === 0) throw notFound("Webhook endpoint");
+  if (!(await deleteOwnEndpoint(db, caller.id, id))) throw notFound("Webhook endpoint");
 }
 
 /** POST /api/webhooks/:id/rotate-secret: the old secret stops signing at once. */
@@ -173,11 +163,7 @@ export async function rotateSecret(
   id: string,
 ): Promise<{ endpoint: WebhookEndpointJson; secret: string }> {
   const secret = newWebhookSecret();
-  const [row] = await db
-    .update(webhookEndpoints)
-    .set({ secret, updatedAt: sql`now()` })
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, caller.id)))
-    .returning();
+  const row = await setEndpointSecret(db, caller.id, id, secret);
   if (!row) throw notFound("Webhook endpoint");
   return { endpoint: endpointJson(row), secret };
 }
