@@ -103,6 +103,19 @@ export async function setProfileType(
   return row ?? null;
 }
 
+/** The display name the other party sees; null removes it. */
+export async function setDisplayName(
+  db: DbOrTx,
+  p: { userId: string; displayName: string | null },
+): Promise<User | null> {
+  const [row] = await db
+    .update(users)
+    .set({ displayName: p.displayName, updatedAt: new Date() })
+    .where(eq(users.id, p.userId))
+    .returning();
+  return row ?? null;
+}
+
 /** Sign-out: bumps the session version, so every session token issued so far stops working. */
 export async function revokeSessions(db: DbOrTx, userId: string): Promise<void> {
   await db

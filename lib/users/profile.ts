@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { type User, users } from "@/db/schema";
+import { getUserById, setDisplayName } from "@/db/queries/users";
+import type { User } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 
 // The caller's public profile: the display name the other party sees on deals (an
@@ -35,7 +35,7 @@ const profileJson = (u: User): ProfileJson => ({
 });
 
 export async function getProfile(db: Db, caller: Pick<User, "id">): Promise<ProfileJson> {
-  const [row] = await db.select().from(users).where(eq(users.id, caller.id));
+  const row = await getUserById(db, caller.id);
   if (!row) throw notFound("User");
   return profileJson(row);
 }
@@ -45,11 +45,7 @@ export async function updateProfile(
   caller: Pick<User, "id">,
   patch: ProfilePatch,
 ): Promise<ProfileJson> {
-  const [row] = await db
-    .update(users)
-    .set({ displayName: patch.displayName, updatedAt: new Date() })
-    .where(eq(users.id, caller.id))
-    .returning();
+  const row = await setDisplayName(db, { userId: caller.id, displayName: patch.displayName });
   if (!row) throw notFound("User");
   return profileJson(row);
 }
