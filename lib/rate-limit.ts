@@ -1,6 +1,5 @@
-import { and, eq, lt, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { rateLimits } from "@/db/schema";
+import { decrementWindow, deleteWindowsBefore, incrementWindows } from "@/db/queries/rate-limits";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
@@ -42,14 +41,7 @@ export async function reserveAttempt(
   now = Date.now(),
 ): Promise<Reservation> {
   const start = windowStart(w.windowMs, now);
-  const [row] = await db
-    .insert(rateLimits)
-    .values({ bucket: w.bucket, windowStart: start, count: 1 })
-    .onConflictDoUpdate({
-      target: [rateLimits.bucket, rateLimits.windowStart],
-      set: { count: sql`${rateLimits.count} + 1` },
-    })
-    .returning({ count: rateLimits.count });
+  const [row] = await incrementWindows(db, [{ bucket: w.bucket, windowStart: start }]);
   const count = row?.count ?? 1;
   if (count > w.limit) throw rateLimited(w, now);
   return { bucket: w.bucket, windowStart: start, count };
@@ -57,10 +49,7 @@ export async function reserveAttempt(
 
 /** Hands a reserved attempt back (in the window it was counted in). */
 export async function releaseAttempt(db: DbOrTx, r: Reservation): Promise<void> {
-  await db
-    .update(rateLimits)
-    .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
-    .where(and(eq(rateLimits.bucket, r.bucket), eq(rateLimits.windowStart, r.windowStart)));
+  await decrementWindow(db, r);
 }
 
 /**
@@ -89,7 +78,7 @@ const PRUNE_ONE_IN = 500;
 
 /** Deletes counters whose window started before `before`. */
 export async function pruneWindows(db: DbOrTx, before: Date): Promise<void> {
-  await db.delete(rateLimits).where(lt(rateLimits.windowStart, before));
+  await deleteWindowsBefore(db, before);
 }
 
 /** What a request has left in its tightest window, for the RateLimit-* response headers. */
@@ -114,20 +103,10 @@ export async function countRequest(
   windows: Window[],
   now = Date.now(),
 ): Promise<RateLimitState> {
-  const rows = await db
-    .insert(rateLimits)
-    .values(
-      windows.map((w) => ({
-        bucket: w.bucket,
-        windowStart: windowStart(w.windowMs, now),
-        count: 1,
-      })),
-    )
-    .onConflictDoUpdate({
-      target: [rateLimits.bucket, rateLimits.windowStart],
-      set: { count: sql`${rateLimits.count} + 1` },
-    })
-    .returning({ bucket: rateLimits.bucket, count: rateLimits.count });
+  const rows = await incrementWindows(
+    db,
+    windows.map((w) => ({ bucket: w.bucket, windowStart: windowStart(w.windowMs, now) })),
+  );
   let tightest: (RateLimitState & { over: boolean }) | null = null;
   for (const w of windows) {
     const count = rows.find((r) => r.bucket === w.bucket)?.count ?? 1;
