@@ -1,5 +1,5 @@
 import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
-import { mnemonicToAccount } from "viem/accounts";
+import { connectTestWallet, devAddress, screenshots, short, signIn } from "./journey";
 import { publishOnSandbox } from "./sandbox";
 
 // The deals journey on the embedded setup (dev identity provider, offline rubric verifier,
@@ -9,46 +9,10 @@ import { publishOnSandbox } from "./sandbox";
 // and settles it; the creator sees the payout and the USDC on-chain.
 // (e2e/escrow.spec.ts checks the escrow's money movements on-chain in detail.)
 
-const DEV_MNEMONIC = "test test test test test test test test test test test junk";
-const devAddress = (index: number) =>
-  mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index }).address;
 const WALLET = devAddress(8);
 const SHORT = `${WALLET.slice(0, 6)}…${WALLET.slice(-4)}`;
 const BRAND_WALLET = devAddress(4);
 const CREATOR_WALLET_2 = devAddress(5);
-const PHONE = { width: 375, height: 812 };
-const shot = (name: string) => `e2e/screenshots/${name}.png`;
-const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
-
-async function signIn(
-  browser: Browser,
-  email: string,
-  role: "Brand" | "Creator",
-  testWallet?: string,
-) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  // The app offers its mock "test wallet" connector when this is set before it loads.
-  if (testWallet)
-    await page.addInitScript((address) => {
-      window.__MILESTONE_E2E_WALLET__ = address;
-    }, testWallet);
-  await page.goto("/sign-in");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel(role, { exact: true }).check();
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(role === "Brand" ? /\/brand$/ : /\/creator$/);
-  return page;
-}
-
-/** Connects the mock test wallet inside `scope` (a full page load disconnects it). */
-async function connectTestWallet(scope: Locator, address: string) {
-  const connected = scope.getByTestId("wallet-connected");
-  const connect = scope.getByRole("button", { name: "Connect test wallet" });
-  await expect(connected.or(connect)).toBeVisible();
-  if (await connect.isVisible()) await connect.click();
-  await expect(connected).toContainText(short(address));
-}
 
 /**
  * Funds the open deal page's escrow through the UI: connect the brand's test wallet, get
@@ -70,18 +34,6 @@ async function fundInUi(page: Page, wallet: string, total: string) {
   await confirm.getByRole("button", { name: "Approve and fund" }).click();
   await expect(page.getByTestId("funded-notice")).toContainText(`${total} is locked in the escrow`);
   await expect(page.getByTestId("deal-status")).toHaveText("Open");
-}
-
-/** A desktop and a phone-width full-page screenshot; the phone one must not scroll sideways. */
-async function screenshots(page: Page, name: string) {
-  await page.screenshot({ path: shot(name), fullPage: true });
-  const desktop = page.viewportSize();
-  await page.setViewportSize(PHONE);
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
-    .toBeLessThanOrEqual(PHONE.width);
-  await page.screenshot({ path: shot(`${name}-375`), fullPage: true });
-  if (desktop) await page.setViewportSize(desktop);
 }
 
 test("brand posts starter deals, creator delivers, brand verifies and settles, creator is paid", async ({

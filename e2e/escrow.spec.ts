@@ -8,8 +8,8 @@ import {
   http,
   type PublicClient,
 } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
 import { milestoneEscrowAbi } from "../contracts/artifacts/MilestoneEscrow";
+import { connectTestWallet, devAddress, screenshots, short, signIn } from "./journey";
 import { publishOnSandbox } from "./sandbox";
 
 // The money journey on the embedded setup (dev identity provider, offline rubric verifier,
@@ -20,54 +20,12 @@ import { publishOnSandbox } from "./sandbox";
 // Then the other two ways money moves: gasless funding by signature, and a funded deal
 // nobody took cancelled from the brand's wallet.
 
-const DEV_MNEMONIC = "test test test test test test test test test test test junk";
-const devAddress = (index: number) =>
-  mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index }).address;
 // deals.spec.ts uses accounts 4, 5 and 8, wallet.spec.ts account 9; the server 0 and 1.
 const BRAND_WALLET = devAddress(7); // 0x14dC79964da2C08b23698B3D3cc7Ca32193d9955
 const CREATOR_WALLET = devAddress(6); // 0x976EA74026E726554dB657fA54763abd0C3a0aa9
-const PHONE = { width: 375, height: 812 };
 const USDC = 1_000_000n;
 
-const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
-const shot = (name: string) => `e2e/screenshots/${name}.png`;
 const dealKeyOf = (id: string) => `0x${"0".repeat(32)}${id.replaceAll("-", "")}` as Hex;
-
-async function signIn(browser: Browser, email: string, role: "Brand" | "Creator", wallet: string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  // The app offers its mock "test wallet" connector when this is set before it loads.
-  await page.addInitScript((address) => {
-    window.__MILESTONE_E2E_WALLET__ = address;
-  }, wallet);
-  await page.goto("/sign-in");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel(role, { exact: true }).check();
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(role === "Brand" ? /\/brand$/ : /\/creator$/);
-  return page;
-}
-
-/** A desktop and a 375 px full-page screenshot; the phone one must not scroll sideways. */
-async function screenshots(page: Page, name: string) {
-  await page.screenshot({ path: shot(name), fullPage: true });
-  const desktop = page.viewportSize();
-  await page.setViewportSize(PHONE);
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
-    .toBeLessThanOrEqual(PHONE.width);
-  await page.screenshot({ path: shot(`${name}-375`), fullPage: true });
-  if (desktop) await page.setViewportSize(desktop);
-}
-
-/** Connects the mock test wallet inside `scope` (a full page load disconnects it). */
-async function connectTestWallet(scope: Locator, address: string) {
-  const connected = scope.getByTestId("wallet-connected");
-  const connect = scope.getByRole("button", { name: "Connect test wallet" });
-  await expect(connected.or(connect)).toBeVisible();
-  if (await connect.isVisible()) await connect.click();
-  await expect(connected).toContainText(short(address));
-}
 
 /**
  * The chain the app runs on, read like the browser does: the public chain info the page

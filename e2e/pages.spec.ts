@@ -1,26 +1,13 @@
 import { randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
+import { DESKTOP, PHONE, signIn } from "./journey";
 
 // The app as people see it: every main page passes axe (no serious or critical
 // violations) in light and dark mode, the dashboards arrive rendered on the server (their
 // deal cards are in the first HTML response), unknown pages answer 404, the phone layout
 // leaves room for the content, and screenshots of each page at desktop and 375 px width,
 // light and dark, land in e2e/screenshots/pages-*.png for a person to look at.
-
-const PHONE = { width: 375, height: 812 };
-const DESKTOP = { width: 1280, height: 800 };
-
-async function signIn(browser: Browser, role: "Brand" | "Creator") {
-  const context = await browser.newContext({ viewport: DESKTOP });
-  const page = await context.newPage();
-  await page.goto("/sign-in");
-  await page.getByLabel("E-mail").fill(`${role.toLowerCase()}-${randomUUID()}@example.test`);
-  await page.getByLabel(role, { exact: true }).check();
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(role === "Brand" ? /\/brand$/ : /\/creator$/);
-  return page;
-}
 
 /** Serious and critical axe violations of the page as it is now, as readable lines. */
 async function axeProblems(page: Page): Promise<string[]> {
@@ -105,7 +92,9 @@ test("a deal that does not exist answers 404", async ({ request }) => {
 
 test("brand pages: server-rendered deal cards, filters, create form, axe", async ({ browser }) => {
   test.setTimeout(180_000);
-  const page = await signIn(browser, "Brand");
+  const page = await signIn(browser, `brand-${randomUUID()}@example.test`, "Brand", undefined, {
+    viewport: DESKTOP,
+  });
   await expect(page.getByTestId("brand-empty")).toBeVisible();
   await checkPage(page, "brand-empty");
   await page.getByRole("button", { name: "Add the three starter deals" }).click();
@@ -161,7 +150,9 @@ test("brand pages: server-rendered deal cards, filters, create form, axe", async
 
 test("creator pages: dashboard and wallet, axe", async ({ browser }) => {
   test.setTimeout(120_000);
-  const page = await signIn(browser, "Creator");
+  const page = await signIn(browser, `creator-${randomUUID()}@example.test`, "Creator", undefined, {
+    viewport: DESKTOP,
+  });
   await expect(page.getByRole("heading", { name: "Your work" })).toBeVisible();
   await expect(page.getByTestId("wallet-panel")).toBeVisible();
   const html = await (await page.request.get("/creator")).text();

@@ -1,6 +1,6 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { mnemonicToAccount } from "viem/accounts";
 import { receiveAuthorizationTypedData } from "@/lib/escrow/onchain";
+import { api, devAccount, screenshots, signIn } from "./journey";
 import { publishOnSandbox } from "./sandbox";
 
 // People in the loop, in the browser: the AI rejects, the creator appeals, the brand pays
@@ -10,45 +10,10 @@ import { publishOnSandbox } from "./sandbox";
 // and funding the deal) goes through the API, with the brand's dev wallet signing the
 // gasless funding authorization in the test.
 
-const DEV_MNEMONIC = "test test test test test test test test test test test junk";
-const devWallet = (index: number) => mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index });
 // Dev accounts 2, 3 and 12 are this file's alone (wallet.spec uses 9; the brand funds gaslessly).
-const BRAND = devWallet(12);
-const CREATOR = devWallet(2);
-const CREATOR_2 = devWallet(3);
-const PHONE = { width: 375, height: 812 };
-
-async function signIn(browser: Browser, email: string, role: "Brand" | "Creator", wallet?: string) {
-  const page = await (await browser.newContext()).newPage();
-  if (wallet)
-    await page.addInitScript((address) => {
-      window.__MILESTONE_E2E_WALLET__ = address;
-    }, wallet);
-  await page.goto("/sign-in");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel(role, { exact: true }).check();
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(role === "Brand" ? /\/brand$/ : /\/creator$/);
-  return page;
-}
-
-/** A JSON call with the page's session cookie, as the app's own pages make it. */
-async function api<T>(
-  page: Page,
-  method: "GET" | "POST",
-  path: string,
-  body?: unknown,
-): Promise<T> {
-  const origin = new URL(page.url()).origin;
-  const res = await page.request.fetch(path, {
-    method,
-    headers: { origin, "content-type": "application/json" },
-    data: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${JSON.stringify(json)}`);
-  return json as T;
-}
+const BRAND = devAccount(12);
+const CREATOR = devAccount(2);
+const CREATOR_2 = devAccount(3);
 
 /** Creates a one-milestone deal and funds its escrow with a signed EIP-3009 authorization. */
 async function fundedDeal(brand: Page, title: string): Promise<string> {
@@ -115,17 +80,6 @@ async function submitDeliverable(creator: Page, handle: string, caption: string)
   await form.getByLabel(/Post text/).fill(text);
   await form.getByRole("button", { name: "Submit deliverable" }).click();
   await expect(creator.getByTestId("milestone-status")).toHaveText("Submitted");
-}
-
-async function screenshots(page: Page, name: string) {
-  await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
-  const desktop = page.viewportSize();
-  await page.setViewportSize(PHONE);
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
-    .toBeLessThanOrEqual(PHONE.width);
-  await page.screenshot({ path: `e2e/screenshots/${name}-375.png`, fullPage: true });
-  if (desktop) await page.setViewportSize(desktop);
 }
 
 test("rejected → appeal → the brand pays 80 % → the creator is paid, and both see every step", async ({

@@ -3,6 +3,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { promisify } from "node:util";
 import { expect, type Page, test } from "@playwright/test";
+import { screenshots, signInOn } from "./journey";
 
 // Webhook settings in the browser: a brand registers an endpoint (the secret is shown once),
 // an event of theirs is delivered by the reconcile routine (the cron route) to a receiver in
@@ -10,7 +11,6 @@ import { expect, type Page, test } from "@playwright/test";
 // sends it again with the same event id, and the endpoint can be disabled.
 
 const RECEIVER_PORT = 3199; // listed in FETCH_ALLOWED_HOSTS by playwright.config.ts
-const PHONE = { width: 375, height: 812 };
 
 type Got = { eventId: string; type: string; verified: boolean };
 const got: Got[] = [];
@@ -48,14 +48,6 @@ test.beforeAll(async () => {
 
 test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-async function signIn(page: Page, email: string) {
-  await page.goto("/sign-in");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Brand", { exact: true }).check();
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/brand$/);
-}
-
 /**
  * `npm run reconcile` beside the running app: it finds the app holding the embedded database
  * and asks it to reconcile through the cron route (with the embedded cron secret).
@@ -72,7 +64,7 @@ test("register an endpoint, receive a signed event, see it in the log, resend it
   page,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, `brand-webhooks-${Date.now()}@example.test`);
+  await signInOn(page, `brand-webhooks-${Date.now()}@example.test`, "Brand");
   await page.goto("/settings/webhooks");
   await expect(page.getByRole("heading", { name: "Webhooks", level: 1 })).toBeVisible();
   await expect(page.getByText("No endpoints yet.")).toBeVisible();
@@ -125,14 +117,3 @@ test("register an endpoint, receive a signed event, see it in the log, resend it
   await expect(card).toContainText("disabled");
   await expect(card.getByRole("button", { name: "Enable" })).toBeVisible();
 });
-
-async function screenshots(page: Page, name: string) {
-  await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
-  const desktop = page.viewportSize();
-  await page.setViewportSize(PHONE);
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
-    .toBeLessThanOrEqual(PHONE.width);
-  await page.screenshot({ path: `e2e/screenshots/${name}-375.png`, fullPage: true });
-  if (desktop) await page.setViewportSize(desktop);
-}

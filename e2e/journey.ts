@@ -1,0 +1,102 @@
+import {
+  type Browser,
+  type BrowserContextOptions,
+  expect,
+  type Locator,
+  type Page,
+} from "@playwright/test";
+import { mnemonicToAccount } from "viem/accounts";
+
+// What every browser journey needs: signing in through the dev identity provider, anvil's
+// dev accounts, the mock test wallet, a JSON call with the page's session, and the
+// desktop + phone screenshots a person looks at. One copy here, used by every spec.
+//
+// Dev accounts in use (each file has its own, so journeys running side by side never share
+// a nonce or a balance): the server 0 and 1; people.spec 2, 3, 12; deals.spec 4, 5, 8;
+// escrow.spec 6, 7; wallet.spec 9; edit-deal.spec 14, 15.
+
+const DEV_MNEMONIC = "test test test test test test test test test test test junk";
+
+/** Anvil's dev account `index` (the local chain funds it with ETH). */
+export const devAccount = (index: number) =>
+  mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index });
+export const devAddress = (index: number) => devAccount(index).address;
+
+export const PHONE = { width: 375, height: 812 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+/** `0x1234…abcd`, as the app shortens addresses. */
+export const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
+
+export type Role = "Brand" | "Creator";
+
+/** Fills the sign-in form of `page` and waits for the role's dashboard. */
+export async function signInOn(page: Page, email: string, role: Role): Promise<void> {
+  await page.goto("/sign-in");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel(role, { exact: true }).check();
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(role === "Brand" ? /\/brand$/ : /\/creator$/);
+}
+
+/**
+ * A new browser context signed in as `email` with `role`. With `wallet`, the app offers its
+ * mock "test wallet" connector for that address (set before the app loads).
+ */
+export async function signIn(
+  browser: Browser,
+  email: string,
+  role: Role,
+  wallet?: string,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  const page = await (await browser.newContext(options)).newPage();
+  if (wallet)
+    await page.addInitScript((address) => {
+      window.__MILESTONE_E2E_WALLET__ = address;
+    }, wallet);
+  await signInOn(page, email, role);
+  return page;
+}
+
+/** Connects the mock test wallet inside `scope` (a full page load disconnects it). */
+export async function connectTestWallet(scope: Locator, address: string): Promise<void> {
+  const connected = scope.getByTestId("wallet-connected");
+  const connect = scope.getByRole("button", { name: "Connect test wallet" });
+  await expect(connected.or(connect)).toBeVisible();
+  if (await connect.isVisible()) await connect.click();
+  await expect(connected).toContainText(short(address));
+}
+
+/** A JSON call with the page's session cookie and Origin, as the app's own pages make it. */
+export async function api<T>(
+  page: Page,
+  method: "GET" | "POST" | "PATCH" | "DELETE",
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const origin = new URL(page.url()).origin;
+  const res = await page.request.fetch(path, {
+    method,
+    headers: { origin, "content-type": "application/json" },
+    data: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${JSON.stringify(json)}`);
+  return json as T;
+}
+
+/**
+ * A desktop and a phone-width full-page screenshot in e2e/screenshots/ for a person to look
+ * at; the phone layout must not scroll sideways.
+ */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
+  const desktop = page.viewportSize();
+  await page.setViewportSize(PHONE);
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+    .toBeLessThanOrEqual(PHONE.width);
+  await page.screenshot({ path: `e2e/screenshots/${name}-375.png`, fullPage: true });
+  if (desktop) await page.setViewportSize(desktop);
+}
