@@ -1,4 +1,3 @@
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Hex } from "viem";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
@@ -6,14 +5,15 @@ import { findHandle } from "@/db/queries/creator-handles";
 import { findVisibleMilestone } from "@/db/queries/deals";
 import { findEvidence, insertEvidence } from "@/db/queries/evidence";
 import {
-  type Deal,
-  deliverables,
-  type Milestone,
-  milestones,
-  type User,
-  type Verification,
-  verifications,
-} from "@/db/schema";
+  backfillRecordHash,
+  findDeliverable,
+  findVerification,
+  insertVerification,
+  readVerifyLease,
+  releaseVerifyLease,
+  takeVerifyLease,
+} from "@/db/queries/verifications";
+import type { Deal, Deliverable, Milestone, User, Verification } from "@/db/schema";
 import { type VerdictJson, verdictJson } from "@/lib/deals/serialize";
 import { env } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
@@ -46,13 +46,7 @@ function noDeliverable(): AppError {
   return new AppError("no_deliverable", "Nothing has been submitted for this milestone yet.");
 }
 
-async function storedVerdict(db: DbOrTx, milestoneId: string, revision: number) {
-  const [row] = await db
-    .select()
-    .from(verifications)
-    .where(and(eq(verifications.milestoneId, milestoneId), eq(verifications.revision, revision)));
-  return row;
-}
+const storedVerdict = findVerification;
 
 /**
  * The verdict on the milestone's current revision: the stored one, else a new one from
@@ -71,10 +65,7 @@ export async function verdictForRevision(
   const existing = await storedVerdict(db, milestone.id, revision);
   if (existing) return existing;
 
-  const [deliverable] = await db
-    .select()
-    .from(deliverables)
-    .where(and(eq(deliverables.milestoneId, milestone.id), eq(deliverables.revision, revision)));
+  const deliverable = await findDeliverable(db, milestone.id, revision);
   if (!deliverable) throw noDeliverable();
 
   for (;;) {
@@ -84,11 +75,7 @@ export async function verdictForRevision(
       try {
         return await runAndStore(db, milestone, deal, deliverable, opts);
       } finally {
-        await db
-          .update(milestones)
-          .set({ verifyLeaseExpiresAt: null })
-          .where(eq(milestones.id, milestone.id))
-          .catch(() => {});
+        await releaseVerifyLease(db, milestone.id).catch(() => {});
       }
     }
     // Someone else is asking the model about this revision: wait for their verdict, or
@@ -96,30 +83,6 @@ export async function verdictForRevision(
     const waited = await waitForVerdict(db, milestone.id, revision, leaseMs);
     if (waited) return waited;
   }
-}
-
-/** Takes the verifier lease of the milestone's current revision, or false when held. */
-async function takeVerifyLease(
-  db: DbOrTx,
-  milestoneId: string,
-  revision: number,
-  leaseMs: number,
-): Promise<boolean> {
-  const taken = await db
-    .update(milestones)
-    .set({ verifyLeaseExpiresAt: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
-    .where(
-      and(
-        eq(milestones.id, milestoneId),
-        eq(milestones.revision, revision),
-        or(
-          isNull(milestones.verifyLeaseExpiresAt),
-          lt(milestones.verifyLeaseExpiresAt, sql`now()`),
-        ),
-      ),
-    )
-    .returning({ id: milestones.id });
-  return taken.length > 0;
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -135,10 +98,7 @@ async function waitForVerdict(
   for (let delay = 50; Date.now() < deadline; delay = Math.min(delay * 2, 500)) {
     const stored = await storedVerdict(db, milestoneId, revision);
     if (stored) return stored;
-    const [row] = await db
-      .select({ revision: milestones.revision, lease: milestones.verifyLeaseExpiresAt })
-      .from(milestones)
-      .where(eq(milestones.id, milestoneId));
+    const row = await readVerifyLease(db, milestoneId);
     if (!row || row.revision !== revision)
       throw new AppError(
         "invalid_state",
@@ -188,7 +148,7 @@ async function runAndStore(
   db: DbOrTx,
   milestone: Milestone,
   deal: Deal,
-  deliverable: typeof deliverables.$inferSelect,
+  deliverable: Deliverable,
   opts: VerifyOptions,
 ): Promise<Verification> {
   const raced = await storedVerdict(db, milestone.id, deliverable.revision);
@@ -237,20 +197,16 @@ async function runAndStore(
   await db.transaction(async (tx) => {
     if (!evidenceStored)
       await insertEvidence(tx, evidenceRow(milestone.id, deliverable.revision, evidence));
-    const inserted = await tx
-      .insert(verifications)
-      .values({
-        ...fields,
-        record,
-        recordHash: hash,
-        createdAt: verifiedAt,
-        latencyMs: result.latencyMs,
-        inputTokens: result.inputTokens,
-        outputTokens: result.outputTokens,
-      })
-      .onConflictDoNothing({ target: [verifications.milestoneId, verifications.revision] })
-      .returning({ id: verifications.id });
-    if (inserted.length)
+    const inserted = await insertVerification(tx, {
+      ...fields,
+      record,
+      recordHash: hash,
+      createdAt: verifiedAt,
+      latencyMs: result.latencyMs,
+      inputTokens: result.inputTokens,
+      outputTokens: result.outputTokens,
+    });
+    if (inserted)
       await recordEvent(tx, {
         dealId: deal.id,
         milestoneId: milestone.id,
@@ -277,15 +233,8 @@ async function runAndStore(
 export async function ensureRecordHash(db: DbOrTx, v: Verification): Promise<Hex> {
   if (v.recordHash) return v.recordHash as Hex;
   const { record, hash } = hashVerdictRecord(verdictRecordOf(v));
-  await db
-    .update(verifications)
-    .set({ record, recordHash: hash })
-    .where(and(eq(verifications.id, v.id), isNull(verifications.recordHash)));
-  const [stored] = await db
-    .select({ recordHash: verifications.recordHash })
-    .from(verifications)
-    .where(eq(verifications.id, v.id));
-  return (stored?.recordHash ?? hash) as Hex;
+  const stored = await backfillRecordHash(db, v.id, { record, recordHash: hash });
+  return (stored ?? hash) as Hex;
 }
 
 /** POST /api/verify: either party of the deal gets the verdict on the current revision. */
