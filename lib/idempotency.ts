@@ -7,6 +7,7 @@ import {
   releaseIdempotencyKey,
 } from "@/db/queries/idempotency-keys";
 import { AppError } from "@/lib/errors";
+import { toErrorResponse } from "@/lib/http";
 
 // `Idempotency-Key`: a retried request with the same key (per user) gets the first
 // response back instead of running again. Only final answers are kept: a 5xx/502 means
@@ -66,4 +67,24 @@ export async function withIdempotency(
   const body = await response.clone().json();
   await recordIdempotentResponse(db, key, { statusCode: response.status, response: body });
   return response;
+}
+
+/**
+ * A JSON endpoint made idempotent by the request's `Idempotency-Key`: `run`'s result answers
+ * 200, an error answers in the contract's envelope (so a final refusal such as a 409 is kept
+ * and replayed like a success), and a retry with the same key gets the first answer back.
+ */
+export function idempotentJson(
+  db: Db,
+  req: Request,
+  p: { userId: string; route: string; request: unknown },
+  run: () => Promise<unknown>,
+): Promise<Response> {
+  return withIdempotency(db, { ...p, key: idempotencyKeyOf(req) }, async () => {
+    try {
+      return Response.json(await run());
+    } catch (err) {
+      return toErrorResponse(err, req);
+    }
+  });
 }

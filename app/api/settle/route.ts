@@ -1,24 +1,15 @@
-import { getDb } from "@/db/client";
+import { getDb } from "@/lib/db";
 import { requireUser } from "@/lib/auth/caller";
-import { methodNotAllowed, route, toErrorResponse } from "@/lib/http";
-import { idempotencyKeyOf, withIdempotency } from "@/lib/idempotency";
+import { methodNotAllowed, route } from "@/lib/http";
+import { idempotentJson } from "@/lib/idempotency";
 import { settleBody } from "@/lib/settle/schemas";
 import { settleMilestone } from "@/lib/settle/settle";
 
 // POST /api/settle – verify a milestone's deliverable, gate it, and pay the creator once
 export const POST = route({ auth: requireUser, body: settleBody }, async ({ req, user, body }) => {
   const db = await getDb();
-  return withIdempotency(
-    db,
-    { userId: user.id, key: idempotencyKeyOf(req), route: "POST /api/settle", request: body },
-    async () => {
-      try {
-        return Response.json(await settleMilestone(db, user, body));
-      } catch (err) {
-        return toErrorResponse(err, req);
-      }
-    },
-  );
+  const key = { userId: user.id, route: "POST /api/settle", request: body };
+  return idempotentJson(db, req, key, () => settleMilestone(db, user, body));
 });
 
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["POST"]);

@@ -1,8 +1,8 @@
-import { getDb } from "@/db/client";
+import { getDb } from "@/lib/db";
 import { requireUser } from "@/lib/auth/caller";
 import { idParams } from "@/lib/deals/schemas";
-import { methodNotAllowed, route, toErrorResponse } from "@/lib/http";
-import { idempotencyKeyOf, withIdempotency } from "@/lib/idempotency";
+import { methodNotAllowed, route } from "@/lib/http";
+import { idempotentJson } from "@/lib/idempotency";
 import { decideMilestone } from "@/lib/settle/decisions";
 import { decisionBody } from "@/lib/settle/schemas";
 
@@ -13,22 +13,8 @@ export const POST = route(
   async ({ req, user, params, body }) => {
     const db = await getDb();
     const input = { ...body, milestoneId: params.id };
-    return withIdempotency(
-      db,
-      {
-        userId: user.id,
-        key: idempotencyKeyOf(req),
-        route: "POST /api/milestones/:id/decision",
-        request: input,
-      },
-      async () => {
-        try {
-          return Response.json(await decideMilestone(db, user, input));
-        } catch (err) {
-          return toErrorResponse(err, req);
-        }
-      },
-    );
+    const key = { userId: user.id, route: "POST /api/milestones/:id/decision", request: input };
+    return idempotentJson(db, req, key, () => decideMilestone(db, user, input));
   },
 );
 

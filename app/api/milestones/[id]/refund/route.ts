@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { getDb } from "@/db/client";
+import { getDb } from "@/lib/db";
 import { settlementVias } from "@/db/schema";
 import { requireUser } from "@/lib/auth/caller";
 import { idParams } from "@/lib/deals/schemas";
-import { methodNotAllowed, route, toErrorResponse } from "@/lib/http";
-import { idempotencyKeyOf, withIdempotency } from "@/lib/idempotency";
+import { methodNotAllowed, route } from "@/lib/http";
+import { idempotentJson } from "@/lib/idempotency";
 import { refundOverdue } from "@/lib/settle/decisions";
 
 const body = z.object({
@@ -19,22 +19,8 @@ export const POST = route(
   async ({ req, user, params, body }) => {
     const db = await getDb();
     const input = { ...body, milestoneId: params.id };
-    return withIdempotency(
-      db,
-      {
-        userId: user.id,
-        key: idempotencyKeyOf(req),
-        route: "POST /api/milestones/:id/refund",
-        request: input,
-      },
-      async () => {
-        try {
-          return Response.json(await refundOverdue(db, user, input));
-        } catch (err) {
-          return toErrorResponse(err, req);
-        }
-      },
-    );
+    const key = { userId: user.id, route: "POST /api/milestones/:id/refund", request: input };
+    return idempotentJson(db, req, key, () => refundOverdue(db, user, input));
   },
 );
 
