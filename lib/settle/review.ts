@@ -1,18 +1,13 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { listDealMilestones } from "@/db/queries/deals";
 import {
-  type Appeal,
-  appeals,
-  type Deal,
-  type Decision,
-  decisions,
-  deliverables,
-  type Milestone,
-  type Settlement,
-  users,
-  verifications,
-} from "@/db/schema";
+  findAppeal,
+  findDecision,
+  findSubmittedAt,
+  findVerification,
+  listReviewRows,
+} from "@/db/queries/reviews";
+import type { Appeal, Deal, Decision, Milestone, Settlement } from "@/db/schema";
 import { now } from "@/lib/clock";
 import type { DealJson, MilestoneJson, VerdictJson } from "@/lib/deals/serialize";
 import { verdictJson } from "@/lib/deals/serialize";
@@ -88,43 +83,30 @@ export const decisionVerdictJson = (d: Decision): VerdictJson => ({
   verifiedAt: d.createdAt.toISOString(),
 });
 
-export async function decisionFor(
-  db: DbOrTx,
-  milestoneId: string,
-  revision: number,
-): Promise<Decision | undefined> {
-  const [row] = await db
-    .select()
-    .from(decisions)
-    .where(and(eq(decisions.milestoneId, milestoneId), eq(decisions.revision, revision)));
-  return row;
-}
-
-export async function appealFor(
-  db: DbOrTx,
-  milestoneId: string,
-  revision: number,
-): Promise<Appeal | undefined> {
-  const [row] = await db
-    .select()
-    .from(appeals)
-    .where(and(eq(appeals.milestoneId, milestoneId), eq(appeals.revision, revision)));
-  return row;
-}
+export const decisionFor = findDecision;
+export const appealFor = findAppeal;
 
 /** The verdict a settlement was paid on: the brand's decision if there is one, else the verifier's. */
 export async function verdictOfSettlement(db: DbOrTx, s: Settlement): Promise<VerdictJson> {
   const decided = await decisionFor(db, s.milestoneId, s.revision);
   if (decided) return decisionVerdictJson(decided);
-  const [v] = await db
-    .select()
-    .from(verifications)
-    .where(
-      and(eq(verifications.milestoneId, s.milestoneId), eq(verifications.revision, s.revision)),
-    );
+  const v = await findVerification(db, s.milestoneId, s.revision);
   if (!v) throw new Error(`settlement ${s.id} has no verdict for revision ${s.revision}`);
   return verdictJson(v);
 }
+
+/**
+ * The end of the brand's review window for a milestone's current submission, the one rule
+ * both the settle path and the JSON use: it runs while the milestone is `submitted`, from
+ * that revision's submission (null: no window open).
+ */
+function windowEnd(deal: Deal, m: Milestone, submittedAt: Date | undefined): Date | null {
+  if (m.status !== "submitted" || m.revision === 0 || !submittedAt) return null;
+  return new Date(submittedAt.getTime() + deal.reviewWindowSeconds * 1000);
+}
+
+const windowPassed = (endsAt: Date | null, at: Date) =>
+  endsAt !== null && at.getTime() >= endsAt.getTime();
 
 /** The review window of a milestone's current submission, measured on the service's clock. */
 export async function reviewWindow(
@@ -133,15 +115,10 @@ export async function reviewWindow(
   m: Milestone,
   at: Date = now(),
 ): Promise<{ endsAt: Date | null; creatorMaySettle: boolean }> {
-  if (m.status !== "submitted" || m.revision === 0)
-    return { endsAt: null, creatorMaySettle: false };
-  const [d] = await db
-    .select({ submittedAt: deliverables.submittedAt })
-    .from(deliverables)
-    .where(and(eq(deliverables.milestoneId, m.id), eq(deliverables.revision, m.revision)));
-  if (!d) return { endsAt: null, creatorMaySettle: false };
-  const endsAt = new Date(d.submittedAt.getTime() + deal.reviewWindowSeconds * 1000);
-  return { endsAt, creatorMaySettle: at.getTime() >= endsAt.getTime() };
+  const submittedAt =
+    m.status === "submitted" ? await findSubmittedAt(db, m.id, m.revision) : undefined;
+  const endsAt = windowEnd(deal, m, submittedAt);
+  return { endsAt, creatorMaySettle: windowPassed(endsAt, at) };
 }
 
 export function isOverdue(m: Milestone, at: Date = now()): boolean {
@@ -157,37 +134,20 @@ export async function reviewsOf(
 ): Promise<Map<string, ReviewJson>> {
   const out = new Map<string, ReviewJson>();
   if (ms.length === 0) return out;
-  const ids = ms.map((m) => m.id);
-  const [subs, aps, decs] = await Promise.all([
-    db
-      .select({
-        milestoneId: deliverables.milestoneId,
-        revision: deliverables.revision,
-        submittedAt: deliverables.submittedAt,
-      })
-      .from(deliverables)
-      .where(inArray(deliverables.milestoneId, ids))
-      .orderBy(desc(deliverables.revision)),
-    db.select().from(appeals).where(inArray(appeals.milestoneId, ids)),
-    db
-      .select({ decision: decisions, name: users.displayName })
-      .from(decisions)
-      .innerJoin(users, eq(users.id, decisions.deciderId))
-      .where(inArray(decisions.milestoneId, ids)),
-  ]);
+  const rows = await listReviewRows(
+    db,
+    ms.map((m) => m.id),
+  );
   for (const m of ms) {
-    const sub = subs.find((d) => d.milestoneId === m.id && d.revision === m.revision);
-    const endsAt =
-      m.status === "submitted" && sub
-        ? new Date(sub.submittedAt.getTime() + deal.reviewWindowSeconds * 1000)
-        : null;
-    const appeal = aps.find((a) => a.milestoneId === m.id && a.revision === m.revision);
-    const decided = decs.find(
+    const sub = rows.submissions.find((d) => d.milestoneId === m.id && d.revision === m.revision);
+    const endsAt = windowEnd(deal, m, sub?.submittedAt);
+    const appeal = rows.appeals.find((a) => a.milestoneId === m.id && a.revision === m.revision);
+    const decided = rows.decisions.find(
       (d) => d.decision.milestoneId === m.id && d.decision.revision === m.revision,
     );
     out.set(m.id, {
       windowEndsAt: endsAt?.toISOString() ?? null,
-      creatorMaySettle: endsAt !== null && at.getTime() >= endsAt.getTime(),
+      creatorMaySettle: windowPassed(endsAt, at),
       overdue: isOverdue(m, at),
       appeal: appeal ? appealJson(appeal) : null,
       decision: decided ? decisionJson(decided.decision, decided.name ?? "The brand") : null,
