@@ -515,6 +515,7 @@ export const faucetDrips = pgTable(
 
 export const dealEventTypes = [
   "created",
+  "edited",
   "funded",
   "taken",
   "submitted",

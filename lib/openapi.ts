@@ -28,6 +28,7 @@ import { roleBody, sessionBody, walletLinkBody } from "@/lib/auth/schemas";
 import {
   createDealBody,
   deliverableBody,
+  editDealBody,
   fundingAuthorizationBody,
   txHashBody,
 } from "@/lib/deals/schemas";
@@ -174,6 +175,24 @@ export const endpoints: Endpoint[] = [
     response: "{ deal }",
     responseSchema: dealDetailResponse,
     errors: ["400 invalid_request", "404 not_found"],
+  },
+  {
+    method: "PATCH",
+    path: "/api/deals/{id}",
+    tag: "Deals",
+    auth: true,
+    body: editDealBody,
+    summary:
+      "The brand edits a deal nobody has taken; fields left out stay, `milestones` replaces the list. Unfunded: everything may change (the escrow is read first; a funding nobody reported opens the deal and the funded rules apply). Funded (`open`): the escrow holds the deadline and each milestone's amount — those (and the number of milestones) must stay; names, due dates within the deadline, requirements, title, description, platform, minimum score, review window and invite may change. One `edited` event names the fields changed; nothing changed, no event.",
+    response: "{ deal }",
+    responseSchema: dealResponse,
+    errors: [
+      "400 invalid_request",
+      "403 forbidden (the deal's creator or a creator it is offered to)",
+      "404 not_found",
+      "409 deal_not_editable (taken, cancelled, completed or expired) | terms_locked (funded: amounts, milestone count, deadline) | invalid_state (the escrow holds other terms)",
+      "502 chain_unavailable (unfunded: the escrow could not be read)",
+    ],
   },
   {
     method: "POST",

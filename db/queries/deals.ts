@@ -251,3 +251,78 @@ export async function loadDealDetails(db: DbOrTx, dealList: Deal[]): Promise<Dea
   ]);
   return { milestones: ms, deliverables: dv, verifications: vf, settlements: st, parties };
 }
+
+// ── Editing a deal nobody has taken (lib/deals/edit.ts) ──────────────────────────────────
+
+/**
+ * The brand's own deal, its row locked (FOR NO KEY UPDATE, as every deal write takes) until
+ * the transaction ends: a take, a funding or a cancel waits for the edit, and the edit sees
+ * theirs. Undefined when the deal is not this brand's.
+ */
+export async function lockBrandDeal(
+  tx: DbOrTx,
+  brandId: string,
+  dealId: string,
+): Promise<Deal | undefined> {
+  const [deal] = await tx
+    .select()
+    .from(deals)
+    .where(and(eq(deals.id, dealId), eq(deals.brandId, brandId)))
+    .for("no key update");
+  return deal;
+}
+
+export type DealFieldsPatch = Partial<
+  Pick<
+    Deal,
+    | "title"
+    | "description"
+    | "platform"
+    | "minScoreBps"
+    | "inviteEmail"
+    | "deadlineAt"
+    | "reviewWindowSeconds"
+    | "budgetUnits"
+  >
+>;
+
+export async function updateDealFields(
+  tx: DbOrTx,
+  brandId: string,
+  dealId: string,
+  patch: DealFieldsPatch,
+): Promise<Deal | undefined> {
+  const [row] = await tx
+    .update(deals)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(and(eq(deals.id, dealId), eq(deals.brandId, brandId)))
+    .returning();
+  return row;
+}
+
+export type MilestoneTerms = Pick<Milestone, "title" | "amountUnits" | "requirements" | "dueAt">;
+
+/**
+ * Makes the deal's milestones exactly `list`, in order: the milestone at each position is
+ * updated in place (its id stays), positions past the new end are deleted, new ones added.
+ * Only for a deal nobody has taken: nothing references its milestones yet.
+ */
+export async function replaceDealMilestones(
+  tx: DbOrTx,
+  dealId: string,
+  current: Milestone[],
+  list: MilestoneTerms[],
+): Promise<void> {
+  for (const [position, m] of list.entries()) {
+    const existing = current.find((c) => c.position === position);
+    if (existing)
+      await tx
+        .update(milestones)
+        .set({ ...m, updatedAt: new Date() })
+        .where(and(eq(milestones.id, existing.id), eq(milestones.dealId, dealId)));
+    else await tx.insert(milestones).values({ dealId, position, ...m });
+  }
+  await tx
+    .delete(milestones)
+    .where(and(eq(milestones.dealId, dealId), sql`${milestones.position} >= ${list.length}`));
+}

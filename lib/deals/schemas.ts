@@ -51,30 +51,60 @@ export const milestoneInput = z.object({
   dueAt: z.iso.datetime({ offset: true }).nullish(),
 });
 
+// The deal's fields, shared by create (with defaults) and edit (each optional).
+const dealTitle = z.string().trim().min(3, "must be at least 3 characters").max(200);
+const dealDescription = z.string().trim().max(5000, "must be at most 5000 characters");
+const dealPlatform = z.enum(platforms, { error: "must be one of the listed platforms" });
+const dealMinScore = z
+  .number({ error: "must be a number between 0 and 1" })
+  .min(0, "must be between 0 % and 100 %")
+  .max(1, "must be between 0 % and 100 %");
+const dealCreatorEmail = z.email("must be an e-mail address").max(320);
+const dealDeadline = z.iso.datetime({ offset: true, message: "must be an ISO date-time" });
+const dealReviewWindowDays = z
+  .number({ error: "must be a number of days" })
+  .int("must be a whole number of days")
+  .min(1, "must be at least 1 day")
+  .max(60, "must be at most 60 days");
+const dealMilestones = z.array(milestoneInput).min(1, "add at least one milestone").max(20);
+
 export const createDealBody = z.object({
-  title: z.string().trim().min(3, "must be at least 3 characters").max(200),
-  description: z.string().trim().max(5000).default(""),
-  platform: z.enum(platforms).default("other"),
-  minScore: z.number().min(0).max(1).default(0.5),
-  creatorEmail: z.email("must be an e-mail address").max(320).optional(),
+  title: dealTitle,
+  description: dealDescription.default(""),
+  platform: dealPlatform.default("other"),
+  minScore: dealMinScore.default(0.5),
+  creatorEmail: dealCreatorEmail.optional(),
   /**
    * The escrow's deadline (default: 30 days from now). Unreleased milestones become
    * refundable to the brand after it plus the contract's 7-day grace period.
    */
-  deadline: z.iso.datetime({ offset: true, message: "must be an ISO date-time" }).optional(),
+  deadline: dealDeadline.optional(),
   /**
    * Days the brand has to settle or decide after each submission; after that the creator
    * may settle it themselves (default 7).
    */
-  reviewWindowDays: z
-    .number({ error: "must be a number of days" })
-    .int("must be a whole number of days")
-    .min(1, "must be at least 1 day")
-    .max(60, "must be at most 60 days")
-    .default(7),
-  milestones: z.array(milestoneInput).min(1, "add at least one milestone").max(20),
+  reviewWindowDays: dealReviewWindowDays.default(7),
+  milestones: dealMilestones,
 });
 export type CreateDealInput = z.infer<typeof createDealBody>;
+
+/**
+ * PATCH /api/deals/:id: the fields to change, each as create takes it; a field left out
+ * stays as it is. `milestones` replaces the whole list (in order: the escrow's indexes).
+ * `creatorEmail: null` opens an invited deal to every creator. Once the deal is funded the
+ * escrow holds its deadline and each milestone's amount: those must stay as they are.
+ */
+export const editDealBody = z.object({
+  title: dealTitle.optional(),
+  description: dealDescription.optional(),
+  platform: dealPlatform.optional(),
+  minScore: dealMinScore.optional(),
+  creatorEmail: dealCreatorEmail.nullable().optional(),
+  deadline: dealDeadline.optional(),
+  reviewWindowDays: dealReviewWindowDays.optional(),
+  milestones: dealMilestones.optional(),
+});
+export type EditDealInput = z.infer<typeof editDealBody>;
 
 /**
  * GET /api/deals: `open` (the open deals a creator may take), filters, order and a page

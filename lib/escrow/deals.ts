@@ -135,23 +135,38 @@ export async function syncFunding(
   const onChain = await readEscrowDeal(deal.id);
   if (!onChain.exists) return { status: "not_funded" };
   const ms = await listDealMilestones(db, deal.id);
-  const problems: string[] = [];
-  if (!isAddressEqual(onChain.evaluator, evaluatorAddress()))
-    problems.push(`the evaluator is ${onChain.evaluator}, not this service`);
-  if (onChain.deadline !== toSeconds(deal.deadlineAt))
-    problems.push("the deadline differs from the deal's");
-  if (onChain.milestoneCount !== ms.length)
-    problems.push(`${onChain.milestoneCount} milestones instead of ${ms.length}`);
-  else {
-    const amounts = await readEscrowMilestones(deal.id, ms.length);
-    amounts.forEach((a, i) => {
-      if (a.amount !== ms[i]?.amountUnits) problems.push(`milestone ${i + 1}'s amount differs`);
-    });
-  }
+  // The amounts the escrow holds (read when the counts agree; otherwise that is the problem).
+  const held =
+    onChain.milestoneCount === ms.length ? await readEscrowMilestones(deal.id, ms.length) : [];
+  const termProblems = (d: Deal, list: Milestone[]): string[] => {
+    const problems: string[] = [];
+    if (!isAddressEqual(onChain.evaluator, evaluatorAddress()))
+      problems.push(`the evaluator is ${onChain.evaluator}, not this service`);
+    if (onChain.deadline !== toSeconds(d.deadlineAt))
+      problems.push("the deadline differs from the deal's");
+    if (onChain.milestoneCount !== list.length)
+      problems.push(`${onChain.milestoneCount} milestones instead of ${list.length}`);
+    else
+      list.forEach((m, i) => {
+        if (held[i]?.amount !== m.amountUnits) problems.push(`milestone ${i + 1}'s amount differs`);
+      });
+    return problems;
+  };
+  const problems = termProblems(deal, ms);
   if (problems.length) return { status: "mismatch", problems };
 
   const event = await fundingEvent(deal.id, txHash);
   const opened = await db.transaction(async (tx) => {
+    // The terms again, under the deal's row lock: an edit of the unfunded deal (which
+    // takes the same lock) may have changed them since they were compared above.
+    const [locked] = await tx
+      .select()
+      .from(deals)
+      .where(eq(deals.id, deal.id))
+      .for("no key update");
+    if (locked?.status !== "unfunded") return undefined;
+    const now = termProblems(locked, await listDealMilestones(tx, deal.id));
+    if (now.length) return { mismatch: now };
     const [row] = await tx
       .update(deals)
       .set({
@@ -179,6 +194,7 @@ export async function syncFunding(
       });
     return row;
   });
+  if (opened && "mismatch" in opened) return { status: "mismatch", problems: opened.mismatch };
   const current = opened ?? (await reloadDeal(db, deal.id));
   if (onChain.cancelled) await syncRefunds(db, current);
   return { status: "funded", deal: current };

@@ -61,6 +61,8 @@ export function describeEvent(c: EventContext): EventText {
   switch (c.type) {
     case "created":
       return { title: `${brand} created the deal ${deal}`, detail: null };
+    case "edited":
+      return { title: `${brand} edited the deal ${deal}`, detail: editedText(d) };
     case "funded":
       return {
         title: `${deal} is funded`,
@@ -135,6 +137,32 @@ export function describeEvent(c: EventContext): EventText {
     default:
       return { title: `${deal}: ${String(c.type).replaceAll("_", " ")}`, detail: null };
   }
+}
+
+const fieldWords: Record<string, string> = {
+  title: "title",
+  description: "description",
+  platform: "platform",
+  minScore: "minimum score",
+  creatorEmail: "invited creator",
+  deadline: "deadline",
+  reviewWindowDays: "review window",
+  milestones: "milestones",
+};
+
+/** "Changed: title, milestones. Budget 100.00 → 120.00 USDC." */
+function editedText(d: Record<string, unknown>): string | null {
+  const fields = Array.isArray(d.fields)
+    ? d.fields.map((f) => fieldWords[String(f)] ?? String(f))
+    : [];
+  const budget = d.budget as { from?: unknown; to?: unknown } | undefined;
+  const from = budget ? usdc(budget.from) : null;
+  const to = budget ? usdc(budget.to) : null;
+  const parts = [
+    fields.length ? `Changed: ${fields.join(", ")}.` : null,
+    from && to ? `Budget ${from} → ${to}.` : null,
+  ].filter(Boolean);
+  return parts.length ? parts.join(" ") : null;
 }
 
 function missingText(missing: unknown): string | null {

@@ -1,7 +1,8 @@
 import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
 import { getDeal } from "@/lib/deals/deals";
-import { idParams } from "@/lib/deals/schemas";
+import { editDeal } from "@/lib/deals/edit";
+import { editDealBody, idParams } from "@/lib/deals/schemas";
 import { methodNotAllowed, route } from "@/lib/http";
 
 // GET /api/deals/:id – one deal with its milestones (parties only; open deals to creators)
@@ -10,4 +11,11 @@ export const GET = route({ auth: requireUser, params: idParams }, async ({ user,
   return Response.json({ deal });
 });
 
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["GET"]);
+// PATCH /api/deals/:id – the brand edits a deal nobody has taken (funded: not its money)
+export const PATCH = route(
+  { auth: requireUser, params: idParams, body: editDealBody },
+  async ({ user, params, body }) =>
+    Response.json({ deal: await editDeal(await getDb(), user, params.id, body) }),
+);
+
+export const { POST, PUT, DELETE, OPTIONS } = methodNotAllowed(["GET", "PATCH"]);
