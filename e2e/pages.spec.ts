@@ -84,8 +84,6 @@ test("an unknown address and an unknown deal answer 404", async ({ request }) =>
   expect((await request.get("/brand/no-such-page")).status()).toBe(404);
 });
 
-// Needs app/deals/[id]/page.tsx to call notFound() when the deal is not visible (owned by
-// the deal page's engineer): see the report for issue #15.
 test("a deal that does not exist answers 404", async ({ request }) => {
   expect((await request.get(`/deals/${randomUUID()}`)).status()).toBe(404);
 });
@@ -109,6 +107,19 @@ test("brand pages: server-rendered deal cards, filters, create form, axe", async
   await page.reload();
   await expect(page.getByTestId("deal-card")).toHaveCount(3);
   await checkPage(page, "brand");
+
+  // So does a deal's page: its title, milestones and funding panel come with the HTML.
+  const dealHref = await page
+    .getByTestId("deal-card")
+    .filter({ hasText: "TikTok Clip" })
+    .getByRole("link")
+    .first()
+    .getAttribute("href");
+  expect(dealHref).toMatch(/^\/deals\/[0-9a-f-]{36}$/);
+  const dealHtml = await (await page.request.get(dealHref as string)).text();
+  expect(dealHtml).toContain('data-testid="deal-page"');
+  expect(dealHtml).toContain("TikTok Clip — Brand Shoutout");
+  expect(dealHtml).toContain('data-testid="funding-panel"');
 
   // Search and platform filter narrow the list; clearing them brings every deal back.
   await page.getByLabel("Search").fill("tiktok");

@@ -12,76 +12,31 @@ import { TxLink } from "./escrow-views";
 import { type DealJson, formatUsdc } from "./format";
 import { type FundedNotice, FundingPanel } from "./funding-panel";
 import { MilestoneCard, type Viewer } from "./milestone-card";
-import { PageSkeleton, SessionGate } from "./session-gate";
-import type { RelayStatus } from "./settle-panel";
-import { useApi, usePolling } from "./use-api";
+import { useDeal, useRelayStatus } from "./queries";
 
 // The deal page for both parties. The brand funds the escrow, verifies and settles each
 // milestone, and may cancel an untaken deal or reclaim expired milestones; the creator
 // submits deliverables and sees verdicts and payouts; any other creator sees an open deal
-// with "Accept". While something is in flight the page polls the deal.
+// with "Accept". The page arrives rendered with the deal (app/deals/[id]/page.tsx); while
+// something is in flight it polls the deal, and it reads it again when the tab comes back.
 
-export function DealPage({ id }: { id: string }) {
-  return <SessionGate what="this deal">{(user) => <DealView id={id} user={user} />}</SessionGate>;
-}
-
-function DealView({ id, user }: { id: string; user: User }) {
-  const { data, error, loading, reload } = useApi<{ deal: DealJson }>(
-    `/api/deals/${encodeURIComponent(id)}`,
-  );
-  const deal = data?.deal ?? null;
-  const viewer: Viewer | null = !deal
-    ? null
-    : deal.brandId === user.id
-      ? "brand"
-      : deal.creatorId === user.id
-        ? "creator"
-        : "prospect";
-  const relay = useApi<RelayStatus>(viewer === "brand" ? "/api/relay/status" : null);
+export function DealPage({ initial, user }: { initial: DealJson; user: User }) {
+  const { deal, error, reload } = useDeal(initial.id, initial, (d) => inFlight(d, user));
+  const viewer = viewerOf(deal, user);
+  const relay = useRelayStatus(viewer === "brand");
   const [funded, setFunded] = useState<FundedNotice | null>(null);
-
-  // In flight: a payout under way (both sides), or a submission awaiting the brand (creator).
-  const inFlight =
-    !!deal &&
-    deal.milestones.some(
-      (m) => m.status === "approved" || (viewer === "creator" && m.status === "submitted"),
-    );
-  usePolling(inFlight, reload, 3000);
 
   // A payout also changes the creator's on-chain reputation: read it again.
   const queryClient = useQueryClient();
-  const paid = deal?.paid;
+  const paid = deal.paid;
   useEffect(() => {
     if (paid !== undefined) void queryClient.invalidateQueries({ queryKey: ["reputation"] });
   }, [paid, queryClient]);
 
-  if (loading && !deal) return <PageSkeleton cards={2} />;
-  if (!deal) {
-    const missing = error?.status === 404 || error?.status === 400;
-    return (
-      <section className="card stack narrow" data-testid="deal-missing">
-        <h1>{missing ? "Deal not found" : "This deal could not be loaded"}</h1>
-        <p className="muted">
-          {missing
-            ? "It may have been taken by another creator, or you are not part of it."
-            : (error?.message ?? "Something went wrong.")}
-        </p>
-        <div className="row">
-          {!missing && (
-            <button type="button" className="btn" onClick={() => void reload()}>
-              Try again
-            </button>
-          )}
-          <BackLink user={user} />
-        </div>
-      </section>
-    );
-  }
-
   return (
     <div className="stack" data-testid="deal-page" data-viewer={viewer}>
       <BackLink user={user} ghost />
-      <DealHeader deal={deal} viewer={viewer ?? "prospect"} />
+      <DealHeader deal={deal} viewer={viewer} />
       {funded && deal.status === "open" && (
         <div className="alert ok spread" role="status" data-testid="funded-notice">
           <span>
@@ -94,7 +49,7 @@ function DealView({ id, user }: { id: string; user: User }) {
       {viewer === "brand" && deal.status === "unfunded" && (
         <FundingPanel
           deal={deal}
-          relay={relay.data}
+          relay={relay}
           onFunded={async (notice) => {
             setFunded(notice);
             await reload();
@@ -116,8 +71,8 @@ function DealView({ id, user }: { id: string; user: User }) {
           index={index}
           deal={deal}
           milestone={m}
-          viewer={viewer ?? "prospect"}
-          relay={relay.data}
+          viewer={viewer}
+          relay={relay}
           onChanged={reload}
         />
       ))}
@@ -125,6 +80,16 @@ function DealView({ id, user }: { id: string; user: User }) {
     </div>
   );
 }
+
+const viewerOf = (deal: DealJson, user: User): Viewer =>
+  deal.brandId === user.id ? "brand" : deal.creatorId === user.id ? "creator" : "prospect";
+
+/** Something is under way: a payout (both sides), or a submission awaiting the brand (creator). */
+const inFlight = (deal: DealJson, user: User) =>
+  deal.milestones.some(
+    (m) =>
+      m.status === "approved" || (viewerOf(deal, user) === "creator" && m.status === "submitted"),
+  );
 
 function BackLink({ user, ghost }: { user: User; ghost?: boolean }) {
   const brand = user.profileType === "organization";

@@ -1,5 +1,6 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { type Address, erc20Abi, type Hex, isAddressEqual } from "viem";
 import { useBalance, useConfig, useConnection, useSwitchChain } from "wagmi";
@@ -19,8 +20,8 @@ import { receiveAuthorizationTypedData } from "@/lib/escrow/onchain";
 import { chainErrorMessage, classify } from "./chain-errors";
 import { AddressLink, TxLink } from "./escrow-views";
 import { type DealJson, formatDate, formatUnitsUsdc } from "./format";
+import { asApiError } from "./queries";
 import type { RelayStatus } from "./settle-panel";
-import { useApi } from "./use-api";
 
 // The brand funds an unfunded deal: its budget goes into the escrow contract from the
 // brand's own wallet, after which creators can see and take it. Two ways:
@@ -55,7 +56,11 @@ export function FundingPanel({
   relay: RelayStatus | null;
   onFunded(notice: FundedNotice): Promise<void>;
 }) {
-  const terms = useApi<{ funding: Terms }>(`/api/deals/${deal.id}/funding`);
+  const terms = useQuery({
+    queryKey: ["funding-terms", deal.id],
+    queryFn: ({ signal }) =>
+      apiFetch<{ funding: Terms }>(`/api/deals/${deal.id}/funding`, { signal }),
+  });
   const t = terms.data?.funding;
 
   return (
@@ -78,8 +83,12 @@ export function FundingPanel({
       <Split deal={deal} terms={t} />
       {terms.error ? (
         <div className="alert error" role="alert">
-          The funding terms could not be loaded: {terms.error.message}{" "}
-          <button type="button" className="btn small secondary" onClick={() => void terms.reload()}>
+          The funding terms could not be loaded: {asApiError(terms.error).message}{" "}
+          <button
+            type="button"
+            className="btn small secondary"
+            onClick={() => void terms.refetch()}
+          >
             Try again
           </button>
         </div>
