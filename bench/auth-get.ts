@@ -75,7 +75,7 @@ export async function authGetBench(rounds = ROUNDS) {
   });
 
   const { sql } = await import("drizzle-orm");
-  const { getDb, closeDb, dbDriver } = await import("@/db/client");
+  const { getDb, closeDb, dbDriver } = await import("@/lib/db");
   const { users } = await import("@/db/schema");
   const { createSessionToken } = await import("@/lib/auth/session");
   const { createApiKey } = await import("@/lib/auth/api-keys");

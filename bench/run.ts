@@ -55,7 +55,7 @@ async function main() {
   const { assignCreatorOnChain, syncFunding, toSeconds } = await import("@/lib/escrow/deals");
   const { escrowCall } = await import("@/lib/escrow/chain");
   const { eq } = await import("drizzle-orm");
-  const { getDb, closeDb, dbDriver } = await import("@/db/client");
+  const { getDb, closeDb, dbDriver } = await import("@/lib/db");
   const { users, deals, milestones, deliverables } = await import("@/db/schema");
   const { makeWalletClient } = await import("@/lib/chain/clients");
   const { chainConfig, publicClient } = await import("@/lib/chain/config");

@@ -67,7 +67,7 @@ export async function benchEnvironment() {
     LOG_LEVEL: "error",
     ...(fresh ? { DATABASE_URL: fresh.url } : { PGLITE_DIR: "memory://" }),
   });
-  const { getDb, closeDb, dbDriver } = await import("@/db/client");
+  const { getDb, closeDb, dbDriver } = await import("@/lib/db");
   const db = await getDb();
   return {
     db,

@@ -1,12 +1,13 @@
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { appUrl, dataDir, env } from "@/lib/env";
 import { lockDataDir } from "./data-dir-lock";
 import * as schema from "./schema";
 
-// One database handle per process. postgres.js when DATABASE_URL is set (production,
-// CI); otherwise PGlite — real Postgres compiled to WASM — on disk under .data/, with
-// the committed migrations applied on open so `npm run dev` needs no setup.
+// One database handle per process. postgres.js when a URL is given (DATABASE_URL:
+// production, CI); otherwise PGlite — real Postgres compiled to WASM — on disk under .data/,
+// with the committed migrations applied on open so `npm run dev` needs no setup.
+// db/ reads no settings itself: lib/db.ts hands it a provider (from lib/env.ts) with
+// configureDb, asked when the handle is first opened; import getDb from there.
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -18,7 +19,31 @@ export const migrationsFolder = path.resolve("db/migrations");
 
 type Handle = { db: Db; close: () => Promise<void>; driver: "postgres" | "pglite" };
 
-const globalForDb = globalThis as unknown as { __milestoneDb?: Promise<Handle> };
+/** What opening the database needs to know. */
+export type DbSettings = {
+  /** A PostgreSQL URL; when unset, PGlite at `pgliteLocation`. */
+  url?: string;
+  /** PGlite's data directory, or "memory://". */
+  pgliteLocation: string;
+  /**
+   * Where the app server answers, written into the data directory's lock so a CLI can hand
+   * it work instead of opening the database itself (npm run reconcile); unset outside it.
+   */
+  appUrl?: string;
+};
+
+const globalForDb = globalThis as unknown as {
+  __milestoneDb?: Promise<Handle>;
+  __milestoneDbSettings?: () => DbSettings;
+};
+
+/**
+ * Says where the database is: `settings` is asked each time the handle is (re)opened, so
+ * a change of settings takes effect after closeDb(). Called by lib/db.ts when it loads.
+ */
+export function configureDb(settings: () => DbSettings): void {
+  globalForDb.__milestoneDbSettings = settings;
+}
 
 async function openPostgres(url: string): Promise<Handle> {
   const { default: postgres } = await import("postgres");
@@ -50,18 +75,19 @@ async function openPglite(location: string, lockInfo: { appUrl?: string }): Prom
   }
 }
 
-/** Where PGlite keeps its files when DATABASE_URL is unset. */
-export function pgliteLocation(e = env()): string {
-  return e.PGLITE_DIR ?? path.join(dataDir(e), "pglite");
+/** Opens a database handle (not the process-wide one: that is getDb). */
+export function openDb(s: DbSettings): Promise<Handle> {
+  if (s.url) return openPostgres(s.url);
+  return openPglite(s.pgliteLocation, s.appUrl ? { appUrl: s.appUrl } : {});
 }
 
 function open(): Promise<Handle> {
-  const e = env();
-  if (e.DATABASE_URL) return openPostgres(e.DATABASE_URL);
-  // The app server says where it answers, so a CLI can hand it work instead of opening
-  // the database itself (npm run reconcile).
-  const isServer = Boolean(e.NEXT_RUNTIME);
-  return openPglite(pgliteLocation(e), isServer ? { appUrl: appUrl(e) } : {});
+  const settings = globalForDb.__milestoneDbSettings;
+  if (!settings)
+    return Promise.reject(
+      new Error("db/client: no database settings; import getDb from @/lib/db, which supplies them"),
+    );
+  return openDb(settings());
 }
 
 async function handle(): Promise<Handle> {

@@ -1,6 +1,6 @@
-import { getDb } from "@/db/client";
 import { pingDatabase } from "@/db/queries/health";
 import { chainConfig, publicClient } from "@/lib/chain/config";
+import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 

@@ -6,9 +6,9 @@
 // embedded cron secret) instead of opening a second, diverging copy — which once paid a
 // milestone twice.
 import { parseArgs } from "node:util";
-import { closeDb, getDb, pgliteLocation } from "@/db/client";
 import { dataDirHolder } from "@/db/data-dir-lock";
 import { cronSecret } from "@/lib/cron";
+import { closeDb, getDb, pgliteLocation } from "@/lib/db";
 import { env } from "@/lib/env";
 import { reconcile } from "@/lib/settle/reconcile";
 

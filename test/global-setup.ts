@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { closeDb, getDb } from "@/db/client";
 import { createFreshDatabase } from "@/db/fresh";
 import { startAnvil } from "@/lib/chain/anvil";
 import { deployFundedContracts } from "@/lib/chain/deploy";
+import { closeDb, getDb } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { deploymentEnv, SLOTS_ENV, slotKeys } from "./chain-slots";
 

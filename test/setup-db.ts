@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { closeDb, getDb } from "@/db/client";
+import { closeDb, getDb } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 
 // Runs before each integration test file (vitest setupFiles). Opening the database is set-up

@@ -5,9 +5,9 @@ import { DemoGate } from "@/components/demo/demo-gate";
 import { RoleSwitchPrompt } from "@/components/role-switch-prompt";
 import { SignInPrompt } from "@/components/sign-in-prompt";
 import { walletBootstrap } from "@/components/wallet/wallet-root";
-import { getDb } from "@/db/client";
 import { currentUser } from "@/lib/auth/server-user";
 import { toUserJson } from "@/lib/auth/users";
+import { getDb } from "@/lib/db";
 import { listDeals } from "@/lib/deals/deals";
 
 export const metadata: Metadata = {

@@ -1,4 +1,3 @@
-import { getDb } from "@/db/client";
 import { getUserById, getUserByIdentity } from "@/db/queries/users";
 import type { User } from "@/db/schema";
 import { assertKeyScope, authenticateApiKey, looksLikeApiKey } from "@/lib/auth/api-keys";
@@ -6,6 +5,7 @@ import { type IdentityConfig, identityConfig, verifyIdentityToken } from "@/lib/
 import { assertSameOriginWrite } from "@/lib/auth/same-origin";
 import { bearerToken, readSessionToken, sessionCookieValue } from "@/lib/auth/session";
 import { userForIdentity } from "@/lib/auth/sign-in";
+import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { countRequest, rateLimitHeaders, type Window } from "@/lib/rate-limit";

@@ -6,9 +6,9 @@
 import { createInterface } from "node:readline";
 import { type Address, encodeFunctionData } from "viem";
 import { mockUsdcAbi } from "@/contracts/artifacts";
-import { closeDb, getDb } from "@/db/client";
 import { chainConfig, requireTreasury, requireUsdc } from "@/lib/chain/config";
 import { sendTransaction } from "@/lib/chain/sender";
+import { closeDb, getDb } from "@/lib/db";
 
 const count = Number(process.argv[2]);
 const to = process.argv[3] as Address;

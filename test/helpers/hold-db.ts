@@ -1,7 +1,8 @@
 // A second process for the data-directory lock test: opens the embedded database named by
 // PGLITE_DIR, says "ready", and keeps it open until its stdin closes (or it is killed).
-import { closeDb, getDb } from "@/db/client";
+
 import { lockDataDir } from "@/db/data-dir-lock";
+import { closeDb, getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 
 const appUrl = process.argv[2];

@@ -1,6 +1,6 @@
-import { getDb } from "@/db/client";
 import { createApiKey, createApiKeyBody, listApiKeysPage } from "@/lib/auth/api-keys";
 import { requireSessionUser } from "@/lib/auth/caller";
+import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
 import { pageQuery } from "@/lib/pagination";
 

@@ -1,5 +1,5 @@
-import { getDb } from "@/lib/db";
 import { requireUser } from "@/lib/auth/caller";
+import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
 import { idempotentJson } from "@/lib/idempotency";
 import { settleBody } from "@/lib/settle/schemas";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getDb } from "@/db/client";
 import { recentEmails } from "@/db/queries/notifications";
+import { getDb } from "@/lib/db";
 import { devIdpEnabled, env, isEmbedded } from "@/lib/env";
 
 export const metadata: Metadata = { title: "Local e-mail outbox" };

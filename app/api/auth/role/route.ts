@@ -1,8 +1,8 @@
-import { getDb } from "@/db/client";
 import { setProfileType } from "@/db/queries/users";
 import { requireUser } from "@/lib/auth/caller";
 import { roleBody } from "@/lib/auth/schemas";
 import { toUserJson } from "@/lib/auth/users";
+import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { methodNotAllowed, route } from "@/lib/http";
 

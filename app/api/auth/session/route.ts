@@ -1,10 +1,10 @@
-import { getDb } from "@/db/client";
 import { revokeSessions } from "@/db/queries/users";
 import { optionalUser } from "@/lib/auth/caller";
 import { sessionBody } from "@/lib/auth/schemas";
 import { clearedSessionCookie, sessionCookie } from "@/lib/auth/session";
 import { signIn } from "@/lib/auth/sign-in";
 import { toUserJson } from "@/lib/auth/users";
+import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { methodNotAllowed, route } from "@/lib/http";
 

@@ -1,8 +1,8 @@
-import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
 import { walletLinkBody } from "@/lib/auth/schemas";
 import { toUserJson } from "@/lib/auth/users";
 import { linkWallet } from "@/lib/auth/wallet";
+import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
 
 // POST /api/auth/wallet – link a wallet by a signed message (SIWE-style, nonce + expiry)

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { getDb } from "@/db/client";
 import { requireCronSecret } from "@/lib/cron";
+import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
 import { reconcile } from "@/lib/settle/reconcile";
 

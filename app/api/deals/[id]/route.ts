@@ -1,5 +1,5 @@
-import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
+import { getDb } from "@/lib/db";
 import { getDeal } from "@/lib/deals/deals";
 import { editDeal } from "@/lib/deals/edit";
 import { editDealBody, idParams } from "@/lib/deals/schemas";

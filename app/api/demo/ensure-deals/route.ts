@@ -1,5 +1,5 @@
-import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
+import { getDb } from "@/lib/db";
 import { ensureStarterDeals } from "@/lib/deals/starter";
 import { methodNotAllowed, route } from "@/lib/http";
 

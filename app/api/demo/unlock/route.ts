@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getDb } from "@/db/client";
+import { getDb } from "@/lib/db";
 import { unlockCookie, unlockDemo } from "@/lib/demo/unlock";
 import { methodNotAllowed, route } from "@/lib/http";
 import { clientKey } from "@/lib/rate-limit";

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
 import { addressSchema } from "@/lib/auth/schemas";
 import { dripOnce } from "@/lib/chain/faucet";
+import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
 
 const dripBody = z.object({ address: addressSchema });

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
 import { addressSchema } from "@/lib/auth/schemas";
 import { mintTestFunds } from "@/lib/chain/test-funds";
+import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
 
 const body = z.object({ address: addressSchema });

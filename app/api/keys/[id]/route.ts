@@ -1,4 +1,3 @@
-import { getDb } from "@/db/client";
 import {
   apiKeyParams,
   renameApiKeyBody,
@@ -6,6 +5,7 @@ import {
   revokeUserApiKey,
 } from "@/lib/auth/api-keys";
 import { requireSessionUser } from "@/lib/auth/caller";
+import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
 
 // DELETE /api/keys/:id – revoke one of the caller's keys (it stops working at once)

@@ -1,4 +1,4 @@
-import { getDb } from "@/db/client";
+import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
 import { oembedFor, oembedQuery } from "@/lib/social/posts";
 

@@ -1,5 +1,5 @@
-import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
+import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
 import { myPosts, publishBody, publishPost } from "@/lib/social/posts";
 

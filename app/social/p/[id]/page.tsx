@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getDb } from "@/db/client";
+import { getDb } from "@/lib/db";
 import { publicPost } from "@/lib/social/posts";
 
 export const metadata: Metadata = { title: "Sandbox post" };

@@ -1,7 +1,7 @@
-import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
 import { walletNonceQuery } from "@/lib/auth/schemas";
 import { issueWalletNonce } from "@/lib/auth/wallet";
+import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
 
 // GET /api/auth/wallet/nonce – a one-time nonce (and, given ?address=, the message to sign)

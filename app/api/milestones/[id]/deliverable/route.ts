@@ -1,5 +1,5 @@
-import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
+import { getDb } from "@/lib/db";
 import { submitDeliverable } from "@/lib/deals/milestones";
 import { deliverableBody, idParams } from "@/lib/deals/schemas";
 import { methodNotAllowed, route } from "@/lib/http";

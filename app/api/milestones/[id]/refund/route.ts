@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { getDb } from "@/lib/db";
 import { settlementVias } from "@/db/schema";
 import { requireUser } from "@/lib/auth/caller";
+import { getDb } from "@/lib/db";
 import { idParams } from "@/lib/deals/schemas";
 import { methodNotAllowed, route } from "@/lib/http";
 import { idempotentJson } from "@/lib/idempotency";

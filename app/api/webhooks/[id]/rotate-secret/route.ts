@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
+import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
 import { rotateSecret } from "@/lib/webhooks/endpoints";
 

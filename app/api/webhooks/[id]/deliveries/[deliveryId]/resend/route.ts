@@ -1,7 +1,7 @@
 import { after } from "next/server";
 import { z } from "zod";
-import { getDb } from "@/db/client";
 import { requireUser } from "@/lib/auth/caller";
+import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
 import { log } from "@/lib/log";
 import { drainWebhooks } from "@/lib/webhooks/deliver";
