@@ -62,6 +62,23 @@ describe("import boundaries", () => {
     ]);
   });
 
+  it("SQL stays in db/: no drizzle-orm values, table objects or relational queries elsewhere", () => {
+    const schema = `import { pgTable } from "drizzle-orm/pg-core";\nexport const deals = pgTable("deals", {});\nexport const dealStatuses = ["open"] as const;\nexport type Deal = { id: string };\n`;
+    const root = tree({
+      "db/schema.ts": schema,
+      "db/queries/deals.ts": `import { eq, sql } from "drizzle-orm";\nimport { deals } from "@/db/schema";\nexport const q = [eq, sql, deals];\n`,
+      "lib/inline.ts": `import { and, eq as equals } from "drizzle-orm";\nexport const x = [and, equals];\n`,
+      "lib/tables.ts": `import { type Deal, dealStatuses, deals } from "@/db/schema";\nexport const t = [deals, dealStatuses];\nexport type D = Deal;\n`,
+      "app/page.tsx": `export async function load(db: any) {\n  return db.query.deals.findMany();\n}\n`,
+      "lib/fine.ts": `import type { SQL } from "drizzle-orm";\nimport type { Deal } from "@/db/schema";\nimport { dealStatuses } from "@/db/schema";\nimport { q } from "@/db/queries/deals";\nexport type S = SQL | Deal;\nexport const f = [q, dealStatuses];\n`,
+    });
+    expect(checkBoundaries(root).sort()).toEqual([
+      "app/page.tsx runs a relational query (db.query.…): SQL belongs in db/queries/",
+      "lib/inline.ts imports and, eq from drizzle-orm: SQL belongs in db/queries/ (call a query function there)",
+      "lib/tables.ts imports the table deals from db/schema.ts: SQL belongs in db/queries/ (import the row types with `import type`)",
+    ]);
+  });
+
   it("a server-only package reached from the browser is refused", () => {
     const root = tree({
       "app/page-client.tsx": `'use client'\nimport { cookies } from "@/lib/cookies";\nexport const c = cookies;\n`,
