@@ -6,26 +6,37 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { apiFetch, errorMessage } from "@/lib/client/api";
 import { FieldError } from "./field-error";
 import { errorId, FieldErrors, type FieldIssue, fieldIssues } from "./field-errors";
-import { type DealJson, formatUsdc, platformLabel, platforms } from "./format";
+import { type DealJson, formatScore, formatUsdc, platformLabel, platforms } from "./format";
 import {
   amountUnits,
   emptyMilestone,
   type MilestoneDraft,
   MilestoneEditor,
   milestoneBody,
+  milestoneDraft,
 } from "./milestone-editor";
 import { SessionGate } from "./session-gate";
 
-// The brand's create-deal form: the deal, its milestones and their requirements, with the
-// budget computed live. POST /api/deals; its 400 details land under the inputs they name.
+// The brand's deal form: the deal, its milestones and their requirements, with the budget
+// computed live. Creating: POST /api/deals. Editing a deal nobody has taken (`deal` given):
+// the changes are listed for confirmation, then PATCH /api/deals/:id; on a funded deal the
+// amounts and the number of milestones are read-only (the escrow holds them). The API's 400
+// details land under the inputs they name.
 
 export function CreateDeal() {
   return (
     <SessionGate requires="organization" what="where brands create deals">
-      {() => <CreateDealForm />}
+      {() => <DealForm />}
     </SessionGate>
   );
 }
+
+/** The deal as the edit form starts from it (GET /api/deals/:id). */
+export type EditableDeal = DealJson & { reviewWindowSeconds: number };
+
+/** Funded: the escrow holds the amounts, their number and the deadline. */
+export const lockedReason =
+  "Locked: the escrow holds this deal's money with these amounts. To change them, cancel this deal and create a new one.";
 
 /** Where the API reports a problem with each field of a milestone draft. */
 const draftPath: Record<keyof MilestoneDraft, string[]> = {
@@ -37,12 +48,17 @@ const draftPath: Record<keyof MilestoneDraft, string[]> = {
   mentions: ["requirements", "mentions"],
   links: ["requirements", "links"],
   criteria: ["requirements", "criteria"],
+  savedDueAt: ["dueAt"],
 };
 
 /** Paths the form shows next to an input; anything else goes in the summary. */
 function claimed(path: string[]): boolean {
   const [top, index, field, kind] = path;
-  if (["title", "description", "platform", "minScore", "creatorEmail"].includes(top ?? ""))
+  if (
+    ["title", "description", "platform", "minScore", "creatorEmail", "reviewWindowDays"].includes(
+      top ?? "",
+    )
+  )
     return true;
   if (top !== "milestones") return false;
   if (index === undefined) return true;
@@ -54,6 +70,7 @@ function claimed(path: string[]): boolean {
 }
 
 const percentMessage = "Minimum score must be between 0 % and 100 %.";
+const reviewDaysMessage = "Review window must be a whole number of days, from 1 to 60.";
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
@@ -63,10 +80,14 @@ const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 function draftIssues(form: {
   title: string;
   minScore: string;
+  reviewDays: string;
   creatorEmail: string;
   milestones: MilestoneDraft[];
 }): FieldIssue[] {
   const issues: FieldIssue[] = [];
+  const days = form.reviewDays.trim() === "" ? Number.NaN : Number(form.reviewDays);
+  if (!Number.isInteger(days) || days < 1 || days > 60)
+    issues.push({ path: ["reviewWindowDays"], message: reviewDaysMessage });
   if (form.title.trim().length < 3)
     issues.push({ path: ["title"], message: "must be at least 3 characters" });
   const pct = form.minScore.trim() === "" ? Number.NaN : Number(form.minScore);
@@ -103,21 +124,138 @@ function draftIssues(form: {
 /** The API's message for a field, in the form's words where they differ. */
 function plainIssue(issue: FieldIssue): FieldIssue {
   if (issue.path[0] === "minScore") return { ...issue, message: percentMessage };
+  if (issue.path[0] === "reviewWindowDays") return { ...issue, message: reviewDaysMessage };
   return issue;
 }
 
-function CreateDealForm() {
+type FormState = {
+  title: string;
+  description: string;
+  platform: string;
+  minScore: string;
+  reviewDays: string;
+  creatorEmail: string;
+  milestones: MilestoneDraft[];
+};
+
+function initialState(deal?: EditableDeal): FormState {
+  if (!deal)
+    return {
+      title: "",
+      description: "",
+      platform: "instagram",
+      minScore: "50",
+      reviewDays: "7",
+      creatorEmail: "",
+      milestones: [emptyMilestone()],
+    };
+  return {
+    title: deal.title,
+    description: deal.description,
+    platform: deal.platform,
+    minScore: String(Math.round(deal.minScore * 1000) / 10),
+    reviewDays: String(Math.round(deal.reviewWindowSeconds / 86_400)),
+    creatorEmail: deal.inviteEmail ?? "",
+    milestones: deal.milestones.map(milestoneDraft),
+  };
+}
+
+/** The API body of the form (create and edit send the same fields). */
+function requestBody(form: FormState, editing: boolean) {
+  const email = form.creatorEmail.trim();
+  return {
+    title: form.title,
+    description: form.description,
+    platform: form.platform,
+    minScore: Number(form.minScore) / 100,
+    reviewWindowDays: Number(form.reviewDays),
+    // Editing: an emptied invite opens the deal to every creator.
+    ...(email ? { creatorEmail: email } : editing ? { creatorEmail: null } : {}),
+    milestones: form.milestones.map(milestoneBody),
+  };
+}
+
+const sameList = (a: string[], b: string[]) => a.join("\n") === b.join("\n");
+
+/** What an edit changes, one line each, in the words the form uses. */
+export function describeChanges(before: FormState, after: FormState): string[] {
+  const lines: string[] = [];
+  const quote = (s: string) => `“${s.trim()}”`;
+  if (before.title.trim() !== after.title.trim())
+    lines.push(`Title: ${quote(before.title)} → ${quote(after.title)}`);
+  if (before.description.trim() !== after.description.trim()) lines.push("Description rewritten");
+  if (before.platform !== after.platform)
+    lines.push(`Platform: ${platformLabel(before.platform)} → ${platformLabel(after.platform)}`);
+  if (Number(before.minScore) !== Number(after.minScore))
+    lines.push(
+      `Minimum score: ${formatScore(Number(before.minScore) / 100)} → ${formatScore(Number(after.minScore) / 100)}`,
+    );
+  if (Number(before.reviewDays) !== Number(after.reviewDays))
+    lines.push(`Review window: ${before.reviewDays} → ${after.reviewDays} days`);
+  const invite = (s: string) => s.trim().toLowerCase() || "every creator";
+  if (invite(before.creatorEmail) !== invite(after.creatorEmail))
+    lines.push(`Offered to: ${invite(before.creatorEmail)} → ${invite(after.creatorEmail)}`);
+
+  const n = Math.max(before.milestones.length, after.milestones.length);
+  for (let i = 0; i < n; i++) {
+    const a = before.milestones[i];
+    const b = after.milestones[i];
+    const name = `Milestone ${i + 1}`;
+    if (!a && b) {
+      lines.push(`${name} added: ${quote(b.title)}, ${formatUsdc(b.amount.trim() || "0")}`);
+      continue;
+    }
+    if (a && !b) {
+      lines.push(`${name} removed: ${quote(a.title)}`);
+      continue;
+    }
+    if (!a || !b) continue;
+    if (a.title.trim() !== b.title.trim())
+      lines.push(`${name} title: ${quote(a.title)} → ${quote(b.title)}`);
+    if (amountUnits(a.amount) !== amountUnits(b.amount))
+      lines.push(`${name} amount: ${formatUsdc(a.amount)} → ${formatUsdc(b.amount)}`);
+    if (a.dueDate !== b.dueDate)
+      lines.push(`${name} due date: ${a.dueDate || "none"} → ${b.dueDate || "none"}`);
+    const ra = milestoneBody(a).requirements;
+    const rb = milestoneBody(b).requirements;
+    if (
+      !sameList(ra.hashtags, rb.hashtags) ||
+      !sameList(ra.mentions, rb.mentions) ||
+      !sameList(ra.links, rb.links) ||
+      !sameList(ra.criteria, rb.criteria)
+    )
+      lines.push(`${name} requirements changed`);
+  }
+  const total = (f: FormState) =>
+    f.milestones.reduce<bigint>((sum, m) => sum + (amountUnits(m.amount) ?? 0n), 0n);
+  if (total(before) !== total(after))
+    lines.push(
+      `Budget: ${formatUsdc(Number(total(before)) / 1_000_000)} → ${formatUsdc(Number(total(after)) / 1_000_000)}`,
+    );
+  return lines;
+}
+
+/** The deal form: creates a deal, or with `deal` edits that deal (nobody has taken it). */
+export function DealForm({ deal }: { deal?: EditableDeal } = {}) {
   const router = useRouter();
-  const [title, setTitle] = useState("");
-  const [description, setDescription] = useState("");
-  const [platform, setPlatform] = useState<string>("instagram");
+  const editing = deal !== undefined;
+  // Funded: the escrow holds the amounts and their number; only the rest may change.
+  const locked = deal?.status === "open";
+  const [saved] = useState(() => initialState(deal));
+  const [title, setTitle] = useState(saved.title);
+  const [description, setDescription] = useState(saved.description);
+  const [platform, setPlatform] = useState<string>(saved.platform);
   // Entered as a percentage, as the verdicts display it; sent as a fraction (0.5).
-  const [minScore, setMinScore] = useState("50");
-  const [creatorEmail, setCreatorEmail] = useState("");
-  const [milestones, setMilestones] = useState<MilestoneDraft[]>(() => [emptyMilestone()]);
+  const [minScore, setMinScore] = useState(saved.minScore);
+  const [reviewDays, setReviewDays] = useState(saved.reviewDays);
+  const [creatorEmail, setCreatorEmail] = useState(saved.creatorEmail);
+  const [milestones, setMilestones] = useState<MilestoneDraft[]>(saved.milestones);
   const [errors, setErrors] = useState(new FieldErrors());
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Editing: the changes awaiting the brand's confirmation.
+  const [pending, setPending] = useState<string[] | null>(null);
+  const confirmHeading = useRef<HTMLHeadingElement>(null);
 
   // After a rejected submit (not after each edit), bring the first problem into view.
   const focusFirstError = useRef(false);
@@ -126,52 +264,80 @@ function CreateDealForm() {
     focusFirstError.current = false;
     document.querySelector<HTMLElement>("[aria-invalid='true']")?.focus();
   }, [errors]);
+  useEffect(() => {
+    if (pending) confirmHeading.current?.focus();
+  }, [pending]);
 
   const units = milestones.map((m) => amountUnits(m.amount));
   const budgetUnits = units.reduce<bigint>((sum, u) => sum + (u ?? 0n), 0n);
   const incomplete = units.some((u) => u === null);
+  const form: FormState = {
+    title,
+    description,
+    platform,
+    minScore,
+    reviewDays,
+    creatorEmail,
+    milestones,
+  };
+
+  function rejected(err: unknown) {
+    const issues = fieldIssues(err);
+    if (issues) {
+      const next = new FieldErrors(issues.map(plainIssue));
+      focusFirstError.current = true;
+      setErrors(next);
+      const stray = next.unclaimed(claimed);
+      setFailure(
+        stray.length
+          ? `Please fix: ${stray.map((i) => i.message).join("; ")}`
+          : "Some fields need attention — see the messages below them.",
+      );
+    } else setFailure(errorMessage(err));
+  }
+
+  async function send() {
+    setBusy(true);
+    setFailure(null);
+    try {
+      if (deal) {
+        await apiFetch<{ deal: DealJson }>(`/api/deals/${deal.id}`, {
+          method: "PATCH",
+          body: requestBody(form, true),
+        });
+        router.push(`/deals/${deal.id}`);
+        router.refresh();
+      } else {
+        const { deal: created } = await apiFetch<{ deal: DealJson }>("/api/deals", {
+          body: requestBody(form, false),
+        });
+        router.push(`/deals/${created.id}`);
+      }
+    } catch (err) {
+      setPending(null);
+      rejected(err);
+      setBusy(false);
+    }
+  }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setBusy(true);
     setFailure(null);
     setErrors(new FieldErrors());
-    const local = draftIssues({ title, minScore, creatorEmail, milestones });
+    const local = draftIssues(form);
     if (local.length > 0) {
       focusFirstError.current = true;
       setErrors(new FieldErrors(local));
       setFailure("Some fields need attention — see the messages below them.");
-      setBusy(false);
       return;
     }
-    const score = Number(minScore) / 100;
-    try {
-      const { deal } = await apiFetch<{ deal: DealJson }>("/api/deals", {
-        body: {
-          title,
-          description,
-          platform,
-          minScore: score,
-          ...(creatorEmail.trim() ? { creatorEmail: creatorEmail.trim() } : {}),
-          milestones: milestones.map(milestoneBody),
-        },
-      });
-      router.push(`/deals/${deal.id}`);
-    } catch (err) {
-      const issues = fieldIssues(err);
-      if (issues) {
-        const next = new FieldErrors(issues.map(plainIssue));
-        focusFirstError.current = true;
-        setErrors(next);
-        const stray = next.unclaimed(claimed);
-        setFailure(
-          stray.length
-            ? `Please fix: ${stray.map((i) => i.message).join("; ")}`
-            : "Some fields need attention — see the messages below them.",
-        );
-      } else setFailure(errorMessage(err));
-      setBusy(false);
+    if (!editing) return send();
+    const changes = describeChanges(saved, form);
+    if (changes.length === 0) {
+      setFailure("Nothing has changed yet: edit a field, then save.");
+      return;
     }
+    setPending(changes);
   }
 
   // Editing an input clears the messages about it: they described the old value.
@@ -179,10 +345,12 @@ function CreateDealForm() {
     apply();
     setErrors((e) => e.without(...(Array.isArray(path) ? path : [path])));
     setFailure(null);
+    setPending(null);
   }
   const update = (index: number, draft: MilestoneDraft) => {
     const before = milestones[index];
     setMilestones((list) => list.map((m, i) => (i === index ? draft : m)));
+    setPending(null);
     if (!before) return;
     // Only the inputs that changed lose their messages.
     const changed = (Object.keys(draft) as Array<keyof MilestoneDraft>).filter(
@@ -195,6 +363,7 @@ function CreateDealForm() {
   };
   const remove = (index: number) => {
     setMilestones((list) => list.filter((_, i) => i !== index));
+    setPending(null);
     // Messages name milestones by position, which just shifted.
     setErrors((e) => e.without("milestones"));
   };
@@ -208,23 +377,42 @@ function CreateDealForm() {
     description: dealField("description"),
     platform: dealField("platform"),
     minScore: dealField("minScore"),
+    reviewDays: dealField("reviewWindowDays"),
     creatorEmail: dealField("creatorEmail"),
   };
   const listMessages = errors.at("milestones");
+  const back = deal ? `/deals/${deal.id}` : "/brand";
 
   return (
-    <form className="stack create-deal" onSubmit={submit} noValidate aria-busy={busy}>
+    <form
+      className="stack create-deal"
+      onSubmit={submit}
+      noValidate
+      aria-busy={busy}
+      data-testid={editing ? "edit-deal-form" : "create-deal-form"}
+    >
       <div className="spread">
         <div>
-          <h1>Create a deal</h1>
+          <h1>{editing ? "Edit the deal" : "Create a deal"}</h1>
           <p className="muted small">
-            Split the work into milestones. Each one is checked by the AI and paid on its own.
+            {editing
+              ? "Nobody has taken this deal yet, so you can still change it. You will see the changes before they are saved."
+              : "Split the work into milestones. Each one is checked by the AI and paid on its own."}
           </p>
         </div>
-        <Link className="btn ghost" href="/brand">
+        <Link className="btn ghost" href={back}>
           Cancel
         </Link>
       </div>
+
+      {locked && (
+        <div className="alert info" role="note" data-testid="locked-terms">
+          <strong>The money is locked in the escrow.</strong> Its amounts, the number of milestones
+          and the deadline can no longer change — to change them, cancel this deal and create a new
+          one. Everything else (names, requirements, due dates, the minimum score…) you can still
+          edit.
+        </div>
+      )}
 
       <section className="card stack">
         <h2>The deal</h2>
@@ -306,6 +494,31 @@ function CreateDealForm() {
           </div>
           <div className="field">
             <label>
+              Review window (days)
+              <input
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={60}
+                step={1}
+                value={reviewDays}
+                onChange={(e) => edited("reviewWindowDays", () => setReviewDays(e.target.value))}
+                aria-invalid={f.reviewDays.invalid}
+                aria-describedby={`review-days-hint ${f.reviewDays.errId}`}
+              />
+            </label>
+            <span id="review-days-hint" className="muted small hint">
+              After each submission you have this long to approve or reject it; after that the
+              creator may settle it without you.
+            </span>
+            <FieldError
+              id={f.reviewDays.errId}
+              label="Review window"
+              messages={f.reviewDays.messages}
+            />
+          </div>
+          <div className="field">
+            <label>
               <span>
                 Invite a creator <span className="muted small">(optional)</span>
               </span>
@@ -338,30 +551,65 @@ function CreateDealForm() {
           draft={draft}
           errors={errors}
           onChange={(d) => update(index, d)}
-          onRemove={milestones.length > 1 ? () => remove(index) : undefined}
+          onRemove={!locked && milestones.length > 1 ? () => remove(index) : undefined}
+          amountLocked={locked ? lockedReason : undefined}
         />
       ))}
       <FieldError id={errorId("milestones")} label="Milestones" messages={listMessages} />
 
-      <div className="row">
-        <button
-          type="button"
-          className="btn secondary"
-          onClick={() => setMilestones((list) => [...list, emptyMilestone()])}
-          disabled={milestones.length >= 20}
-        >
-          + Add a milestone
-        </button>
-      </div>
+      {!locked && (
+        <div className="row">
+          <button
+            type="button"
+            className="btn secondary"
+            onClick={() => {
+              setMilestones((list) => [...list, emptyMilestone()]);
+              setPending(null);
+            }}
+            disabled={milestones.length >= 20}
+          >
+            + Add a milestone
+          </button>
+        </div>
+      )}
 
       {failure && (
         <div className="alert error" role="alert">
           {failure}
         </div>
       )}
+      {pending && (
+        <section
+          className="card stack edit-confirm"
+          aria-labelledby="edit-confirm-title"
+          data-testid="edit-confirm"
+        >
+          <h2 id="edit-confirm-title" ref={confirmHeading} tabIndex={-1}>
+            Save these changes?
+          </h2>
+          <ul className="stack tight">
+            {pending.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+          <div className="row">
+            <button type="button" className="btn" onClick={() => void send()} disabled={busy}>
+              {busy ? "Saving…" : "Save changes"}
+            </button>
+            <button
+              type="button"
+              className="btn secondary"
+              onClick={() => setPending(null)}
+              disabled={busy}
+            >
+              Keep editing
+            </button>
+          </div>
+        </section>
+      )}
       <section className="card sticky-summary spread" aria-live="polite">
         <div className="summary-figures">
-          <span className="muted small">Budget</span>
+          <span className="muted small">Budget{locked ? " (locked)" : ""}</span>
           <div className="budget" data-testid="budget">
             {formatUsdc(Number(budgetUnits) / 1_000_000)}
           </div>
@@ -370,8 +618,8 @@ function CreateDealForm() {
             {incomplete ? " · some amounts are missing or not valid" : ""}
           </span>
         </div>
-        <button className="btn" type="submit" disabled={busy}>
-          {busy ? "Creating…" : "Create deal"}
+        <button className="btn" type="submit" disabled={busy || pending !== null}>
+          {editing ? "Review changes" : busy ? "Creating…" : "Create deal"}
         </button>
       </section>
     </form>

@@ -5,6 +5,7 @@ import { ReputationBadge, useChainInfo } from "@/components/wallet";
 import { addressUrl, shortAddress } from "@/lib/client/chain-info";
 import { AddressLink, EscrowMoney, TxLink } from "./escrow-views";
 import {
+  cancellable,
   type DealJson,
   dealLabel,
   dealTone,
@@ -53,6 +54,16 @@ export function DealHeader({ deal, viewer }: { deal: DealJson; viewer: Viewer })
             {viewer === "brand" && <span className="badge neutral plain">Your deal</span>}
           </div>
         </div>
+        {/* Nobody has taken it yet (the same rule as cancel): the brand may still change it. */}
+        {viewer === "brand" && cancellable(deal) && (
+          <Link
+            className="btn small secondary"
+            href={`/deals/${deal.id}/edit`}
+            data-testid="edit-deal"
+          >
+            Edit deal
+          </Link>
+        )}
       </div>
       {deal.description && <p className="muted pre-line">{deal.description}</p>}
       <Facts>

@@ -4,7 +4,7 @@ import { ChipInput } from "./chip-input";
 import { FieldError } from "./field-error";
 import { errorId, type FieldErrors } from "./field-errors";
 
-// One milestone of the create-deal form: title, amount, due date and requirements.
+// One milestone of the deal form (create and edit): title, amount, due date and requirements.
 
 export type MilestoneDraft = {
   key: string;
@@ -15,7 +15,38 @@ export type MilestoneDraft = {
   mentions: string[];
   links: string[];
   criteria: string;
+  /** Editing: the saved due date (ISO), sent back as it is while its day is unchanged. */
+  savedDueAt?: string | null;
 };
+
+/** The day of an instant, as a date input shows it (the brand's time zone). */
+export function dateInputValue(iso: string | null): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** A saved milestone as a draft of the form. */
+export function milestoneDraft(m: {
+  id: string;
+  title: string;
+  amount: number;
+  dueAt: string | null;
+  requirements: { hashtags: string[]; mentions: string[]; links: string[]; criteria: string[] };
+}): MilestoneDraft {
+  return {
+    key: `saved-${m.id}`,
+    title: m.title,
+    amount: String(m.amount),
+    dueDate: dateInputValue(m.dueAt),
+    hashtags: m.requirements.hashtags,
+    mentions: m.requirements.mentions,
+    links: m.requirements.links,
+    criteria: m.requirements.criteria.join("\n"),
+    savedDueAt: m.dueAt,
+  };
+}
 
 let nextKey = 0;
 export const emptyMilestone = (): MilestoneDraft => ({
@@ -35,9 +66,11 @@ type Props = {
   errors: FieldErrors;
   onChange(draft: MilestoneDraft): void;
   onRemove?: () => void;
+  /** Funded: the escrow holds this amount, so it is shown read-only with this reason. */
+  amountLocked?: string;
 };
 
-export function MilestoneEditor({ index, draft, errors, onChange, onRemove }: Props) {
+export function MilestoneEditor({ index, draft, errors, onChange, onRemove, amountLocked }: Props) {
   const base = ["milestones", index] as const;
   const set = (patch: Partial<MilestoneDraft>) => onChange({ ...draft, ...patch });
   const field = (name: string) => {
@@ -114,10 +147,18 @@ export function MilestoneEditor({ index, draft, errors, onChange, onRemove }: Pr
               onChange={(e) => set({ amount: e.target.value })}
               inputMode="decimal"
               placeholder="100"
+              readOnly={amountLocked !== undefined}
               aria-invalid={amount.invalid}
-              aria-describedby={amount.errId}
+              aria-describedby={
+                amountLocked !== undefined ? `${amount.id}-locked ${amount.errId}` : amount.errId
+              }
             />
           </label>
+          {amountLocked !== undefined && (
+            <span id={`${amount.id}-locked`} className="muted small hint">
+              🔒 {amountLocked}
+            </span>
+          )}
           <FieldError id={amount.errId} label="Amount" messages={amount.messages} />
         </div>
         <div className="field">
@@ -229,8 +270,16 @@ export function milestoneBody(m: MilestoneDraft) {
         .map((c) => c.trim())
         .filter(Boolean),
     },
-    // A due date is the end of that day, in the brand's time zone.
-    ...(m.dueDate ? { dueAt: new Date(`${m.dueDate}T23:59:59`).toISOString() } : {}),
+    // A due date is the end of that day, in the brand's time zone; a saved one whose day
+    // did not change goes back exactly as it was.
+    ...(m.dueDate
+      ? {
+          dueAt:
+            m.savedDueAt && dateInputValue(m.savedDueAt) === m.dueDate
+              ? m.savedDueAt
+              : new Date(`${m.dueDate}T23:59:59`).toISOString(),
+        }
+      : {}),
   };
 }
 

@@ -1,0 +1,156 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import { api, connectTestWallet, devAddress, screenshots, signIn } from "./journey";
+
+// Editing a deal nobody has taken, in the browser: the brand creates a deal, opens it, edits
+// it in the create form (title, an amount, one more milestone), confirms the listed changes
+// and sees them on the deal page; after funding, the form shows the amounts read-only with
+// the reason (the escrow holds them) and only the rest changes. Dev accounts 14 and 15.
+
+const BRAND_WALLET = devAddress(15);
+
+const dealBody = {
+  title: "Autumn teaser",
+  description: "One short post",
+  platform: "instagram",
+  minScore: 0.5,
+  milestones: [
+    {
+      title: "Teaser post",
+      amount: 40,
+      requirements: { hashtags: ["autumn"], criteria: ["Shows the product"] },
+    },
+  ],
+};
+
+/** Serious and critical axe violations of the page as it is now. */
+async function axeProblems(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} — ${n.failureSummary}`));
+}
+
+test("the brand edits an unfunded deal and sees the change", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const page = await signIn(browser, `edit-brand-${Date.now()}@example.test`, "Brand");
+  const { deal } = await api<{ deal: { id: string } }>(page, "POST", "/api/deals", dealBody);
+
+  await page.goto(`/deals/${deal.id}`);
+  const header = page.getByTestId("deal-header");
+  await expect(header.getByTestId("deal-status")).toHaveText("Waiting for funding");
+  await header.getByRole("link", { name: "Edit deal" }).click();
+
+  await expect(page).toHaveURL(new RegExp(`/deals/${deal.id}/edit$`));
+  const form = page.getByTestId("edit-deal-form");
+  await expect(form.getByRole("heading", { name: "Edit the deal" })).toBeVisible();
+  // The form starts from the deal as it is.
+  await expect(form.getByLabel("Title", { exact: true }).first()).toHaveValue("Autumn teaser");
+  await expect(form.getByLabel("Minimum score (%)")).toHaveValue("50");
+  const first = page.getByTestId("milestone-editor-0");
+  await expect(first.getByLabel("Amount (USDC)")).toHaveValue("40");
+  await expect(first.getByLabel(/Criteria/)).toHaveValue("Shows the product");
+  await expect(page.getByTestId("locked-terms")).toHaveCount(0);
+
+  // Nothing changed yet: saving says so.
+  await page.getByRole("button", { name: "Review changes" }).click();
+  await expect(page.getByRole("alert")).toContainText("Nothing has changed yet");
+
+  // Plain-words validation, as in the create form.
+  await form.getByLabel("Minimum score (%)").fill("150");
+  await page.getByRole("button", { name: "Review changes" }).click();
+  await expect(form.getByText("Minimum score must be between 0 % and 100 %.")).toBeVisible();
+  await form.getByLabel("Minimum score (%)").fill("70");
+
+  await form.getByLabel("Title", { exact: true }).first().fill("Autumn launch");
+  await first.getByLabel("Amount (USDC)").fill("45");
+  await page.getByRole("button", { name: "+ Add a milestone" }).click();
+  const second = page.getByTestId("milestone-editor-1");
+  await second.getByLabel("Title").fill("Story");
+  await second.getByLabel("Amount (USDC)").fill("15");
+  await second.getByLabel(/Criteria/).fill("Links to the shop");
+  await expect(page.getByTestId("budget")).toHaveText("60.00 USDC");
+
+  // The changes are listed before anything is saved.
+  await page.getByRole("button", { name: "Review changes" }).click();
+  const confirm = page.getByTestId("edit-confirm");
+  await expect(confirm).toContainText("Title: “Autumn teaser” → “Autumn launch”");
+  await expect(confirm).toContainText("Minimum score: 50 % → 70 %");
+  await expect(confirm).toContainText("Milestone 1 amount: 40.00 USDC → 45.00 USDC");
+  await expect(confirm).toContainText("Milestone 2 added: “Story”, 15.00 USDC");
+  await expect(confirm).toContainText("Budget: 40.00 USDC → 60.00 USDC");
+  await expect(confirm.getByRole("heading", { name: "Save these changes?" })).toBeFocused();
+  expect(await axeProblems(page)).toEqual([]);
+  await screenshots(page, "edit-deal-confirm");
+  await confirm.getByRole("button", { name: "Save changes" }).click();
+
+  // Back on the deal page, with the change.
+  await expect(page).toHaveURL(new RegExp(`/deals/${deal.id}$`));
+  await expect(page.getByRole("heading", { name: "Autumn launch" })).toBeVisible();
+  await expect(header.getByTestId("deal-budget")).toHaveText("60.00 USDC");
+  await expect(page.getByTestId("milestone")).toHaveCount(2);
+  await expect(page.getByTestId("funding-panel").getByTestId("funding-total")).toHaveText(
+    "60.00 USDC",
+  );
+  await expect(page.getByTestId("timeline")).toContainText("edited the deal");
+  await screenshots(page, "edit-deal-saved");
+});
+
+test("a funded deal shows its amounts locked and changes only the rest", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const page = await signIn(
+    browser,
+    `edit-funded-${Date.now()}@example.test`,
+    "Brand",
+    BRAND_WALLET,
+  );
+  const { deal } = await api<{ deal: { id: string } }>(page, "POST", "/api/deals", dealBody);
+  await page.goto(`/deals/${deal.id}`);
+
+  // Fund it from the brand's test wallet, through the funding panel.
+  const panel = page.getByTestId("funding-panel");
+  await expect(panel.getByTestId("funding-total")).toHaveText("40.00 USDC");
+  await connectTestWallet(panel, BRAND_WALLET);
+  const balance = panel.getByTestId("funding-balance");
+  await expect(balance).toContainText(/enough for this deal|short of the total/);
+  if ((await balance.textContent())?.includes("short")) {
+    await panel.getByRole("button", { name: "Get test USDC" }).click();
+    await expect(balance).toContainText("enough for this deal");
+  }
+  await panel.getByRole("button", { name: "Review and fund" }).click();
+  await panel
+    .getByTestId("funding-confirm")
+    .getByRole("button", { name: "Approve and fund" })
+    .click();
+  await expect(page.getByTestId("deal-status")).toHaveText("Open");
+
+  await page.getByRole("link", { name: "Edit deal" }).click();
+  const form = page.getByTestId("edit-deal-form");
+  await expect(page.getByTestId("locked-terms")).toContainText(
+    "cancel this deal and create a new one",
+  );
+  const first = page.getByTestId("milestone-editor-0");
+  const amount = first.getByLabel("Amount (USDC)");
+  await expect(amount).toHaveValue("40");
+  await expect(amount).not.toBeEditable();
+  await expect(first).toContainText("the escrow holds this deal's money with these amounts");
+  await expect(page.getByRole("button", { name: "+ Add a milestone" })).toHaveCount(0);
+  await expect(first.getByRole("button", { name: "Remove" })).toHaveCount(0);
+  expect(await axeProblems(page)).toEqual([]);
+  await screenshots(page, "edit-deal-funded");
+
+  await first.getByLabel("Title").fill("Teaser reel");
+  await form.getByLabel(/Description/).fill("One short reel");
+  await page.getByRole("button", { name: "Review changes" }).click();
+  const confirm = page.getByTestId("edit-confirm");
+  await expect(confirm).toContainText("Milestone 1 title: “Teaser post” → “Teaser reel”");
+  await expect(confirm).not.toContainText("Budget");
+  await confirm.getByRole("button", { name: "Save changes" }).click();
+
+  await expect(page).toHaveURL(new RegExp(`/deals/${deal.id}$`));
+  await expect(page.getByTestId("milestone").first()).toContainText("Teaser reel");
+  await expect(page.getByTestId("deal-header")).toContainText("One short reel");
+  await expect(page.getByTestId("deal-status")).toHaveText("Open");
+});
