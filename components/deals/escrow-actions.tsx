@@ -9,6 +9,7 @@ import { milestoneEscrowAbi } from "@/contracts/artifacts/MilestoneEscrow";
 import { ApiError, apiFetch } from "@/lib/client/api";
 import { dealKey } from "@/lib/escrow/onchain";
 import { chainErrorMessage, revertName } from "./chain-errors";
+import { ConfirmBox, useConfirmedAction } from "./confirmed-action";
 import { AddressLink, TxLink } from "./escrow-views";
 import { cancellable, canReclaim, type DealJson, formatDate, formatUsdc } from "./format";
 
@@ -29,55 +30,37 @@ export function EscrowActions({ deal, onChanged }: { deal: DealJson; onChanged()
 }
 
 function CancelUnfunded({ deal, onChanged }: { deal: DealJson; onChanged(): Promise<void> }) {
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  async function cancel() {
-    setBusy(true);
-    setError(null);
-    try {
-      await apiFetch(`/api/deals/${deal.id}/cancel`, { body: {} });
-      await onChanged();
-    } catch (err) {
-      setError(chainErrorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const cancel = useConfirmedAction(() => apiFetch(`/api/deals/${deal.id}/cancel`, { body: {} }), {
+    onChanged,
+  });
 
   return (
     <section className="stack tight cancel-deal" data-testid="cancel-deal">
-      {!confirming ? (
+      {!cancel.confirming ? (
         <div className="row small muted">
           <span>Changed your mind?</span>
-          <button type="button" className="btn small ghost" onClick={() => setConfirming(true)}>
+          <button type="button" className="btn small ghost" onClick={cancel.ask}>
             Cancel this deal
           </button>
         </div>
       ) : (
-        <div className="confirm stack tight">
+        <ConfirmBox
+          danger
+          confirmLabel="Yes, cancel the deal"
+          busyLabel="Cancelling…"
+          backLabel="Keep it"
+          busy={cancel.busy}
+          onConfirm={() => void cancel.send()}
+          onBack={cancel.back}
+        >
           <span>
             Cancel “{deal.title}”? Nothing has been funded, so no money moves; the deal just closes.
           </span>
-          <div className="row">
-            <button type="button" className="btn danger" onClick={cancel} disabled={busy}>
-              {busy ? "Cancelling…" : "Yes, cancel the deal"}
-            </button>
-            <button
-              type="button"
-              className="btn ghost"
-              onClick={() => setConfirming(false)}
-              disabled={busy}
-            >
-              Keep it
-            </button>
-          </div>
-        </div>
+        </ConfirmBox>
       )}
-      {error && (
+      {cancel.error && (
         <div className="alert error" role="alert">
-          {error}
+          {chainErrorMessage(cancel.error)}
         </div>
       )}
     </section>

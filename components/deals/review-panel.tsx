@@ -1,8 +1,9 @@
 "use client";
 
 import { useId, useState } from "react";
-import { ApiError, apiFetch } from "@/lib/client/api";
+import { apiFetch } from "@/lib/client/api";
 import type { ReviewJson } from "@/lib/settle/review";
+import { ActionError, ConfirmBox, useConfirmedAction } from "./confirmed-action";
 import { AddressLink } from "./escrow-views";
 import {
   type DealJson,
@@ -30,9 +31,6 @@ type Props = {
   viewer: Viewer;
   onChanged(): Promise<void>;
 };
-
-const asApiError = (err: unknown) =>
-  err instanceof ApiError ? err : new ApiError("internal", String(err), 0);
 
 export function ReviewPanel({ deal, milestone: m, viewer, onChanged }: Props) {
   const review = m.review;
@@ -108,9 +106,18 @@ function DecisionForm({
     String(Math.round((m.verdict?.approved ? m.verdict.score : 1) * 100)),
   );
   const [reason, setReason] = useState("");
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
+  // A failed decision may still have reached the escrow: read the deal again either way.
+  const decide = useConfirmedAction(
+    () =>
+      apiFetch(`/api/milestones/${m.id}/decision`, {
+        body: approve
+          ? { approve, score, reason: reason.trim() }
+          : { approve, reason: reason.trim() },
+        headers: { "idempotency-key": crypto.randomUUID() },
+      }),
+    { onChanged, refreshOnError: true },
+  );
+  const busy = decide.busy;
 
   const pct = Number(percent);
   const pctValid = percent.trim() !== "" && Number.isFinite(pct) && pct > 0 && pct <= 100;
@@ -118,27 +125,6 @@ function DecisionForm({
   const score = pct / 100;
   const payout = approve && pctValid ? expectedPayout(m.amount, score) : null;
   const back = payout === null ? null : toUnits(m.amount) - toUnits(payout);
-
-  async function submit() {
-    setBusy(true);
-    setError(null);
-    try {
-      await apiFetch(`/api/milestones/${m.id}/decision`, {
-        body: approve
-          ? { approve, score, reason: reason.trim() }
-          : { approve, reason: reason.trim() },
-        headers: { "idempotency-key": crypto.randomUUID() },
-      });
-      setConfirming(false);
-      await onChanged();
-    } catch (err) {
-      setError(asApiError(err));
-      setConfirming(false);
-      await onChanged();
-    } finally {
-      setBusy(false);
-    }
-  }
 
   if (!open)
     return (
@@ -165,7 +151,7 @@ function DecisionForm({
         Your decision replaces the AI’s verdict for this submission. It is final for this revision,
         and the creator sees it with your reason.
       </p>
-      <fieldset className="choice stack tight" disabled={busy || confirming}>
+      <fieldset className="choice stack tight" disabled={busy || decide.confirming}>
         <legend>What should happen?</legend>
         <label className="radio">
           <input
@@ -220,14 +206,19 @@ function DecisionForm({
           />
         </label>
       </fieldset>
-      {error && (
-        <div className="alert error small" role="alert">
-          {error.message}
-          {error.status === 502 && " The decision is recorded; the payment finishes on its own."}
-        </div>
-      )}
-      {confirming ? (
-        <div className="confirm stack tight" data-testid="decision-confirm">
+      <ActionError error={decide.error}>
+        {decide.error?.status === 502 &&
+          " The decision is recorded; the payment finishes on its own."}
+      </ActionError>
+      {decide.confirming ? (
+        <ConfirmBox
+          testId="decision-confirm"
+          confirmLabel={approve ? "Confirm and pay" : "Confirm"}
+          busyLabel="Working…"
+          busy={busy}
+          onConfirm={() => void decide.send()}
+          onBack={decide.back}
+        >
           {approve && payout !== null && back !== null ? (
             <>
               <strong>
@@ -261,33 +252,14 @@ function DecisionForm({
               </span>
             </>
           )}
-          <div className="row">
-            <button
-              type="button"
-              className="btn"
-              onClick={() => void submit()}
-              disabled={busy}
-              data-testid="decision-confirm-button"
-            >
-              {busy ? "Working…" : approve ? "Confirm and pay" : "Confirm"}
-            </button>
-            <button
-              type="button"
-              className="btn ghost"
-              onClick={() => setConfirming(false)}
-              disabled={busy}
-            >
-              Back
-            </button>
-          </div>
-        </div>
+        </ConfirmBox>
       ) : (
         <div className="row">
           <button
             type="button"
             className="btn"
             disabled={busy || !reasonValid || (approve && !pctValid)}
-            onClick={() => setConfirming(true)}
+            onClick={decide.ask}
             data-testid="decision-review"
           >
             {approve ? "Review payment…" : "Review decision…"}
@@ -312,22 +284,12 @@ function AppealForm({
   const id = useId();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
+  const appealIt = useConfirmedAction(
+    () => apiFetch(`/api/milestones/${m.id}/appeal`, { body: { reason: reason.trim() } }),
+    { onChanged },
+  );
+  const busy = appealIt.busy;
   const valid = reason.trim().length >= 3;
-
-  async function submit() {
-    setBusy(true);
-    setError(null);
-    try {
-      await apiFetch(`/api/milestones/${m.id}/appeal`, { body: { reason: reason.trim() } });
-      await onChanged();
-    } catch (err) {
-      setError(asApiError(err));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   if (!open)
     return (
@@ -366,16 +328,12 @@ function AppealForm({
           data-testid="appeal-reason"
         />
       </label>
-      {error && (
-        <div className="alert error small" role="alert">
-          {error.message}
-        </div>
-      )}
+      <ActionError error={appealIt.error} />
       <div className="row">
         <button
           type="button"
           className="btn"
-          onClick={() => void submit()}
+          onClick={() => void appealIt.send()}
           disabled={busy || !valid}
           data-testid="appeal-submit"
         >
@@ -401,10 +359,15 @@ function CreatorSettle({
   review: ReviewJson;
   onChanged(): Promise<void>;
 }) {
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
   const [outcome, setOutcome] = useState<string | null>(null);
+  const settle = useConfirmedAction(
+    () =>
+      apiFetch<{ outcome: string }>("/api/settle", {
+        body: { milestoneId: m.id },
+        headers: { "idempotency-key": crypto.randomUUID() },
+      }),
+    { onChanged, refreshOnError: true, onSuccess: (res) => setOutcome(res.outcome) },
+  );
 
   if (!review.creatorMaySettle)
     return review.windowEndsAt ? (
@@ -413,26 +376,6 @@ function CreatorSettle({
         then, you can settle it yourself.
       </p>
     ) : null;
-
-  async function settle() {
-    setBusy(true);
-    setError(null);
-    try {
-      const res = await apiFetch<{ outcome: string }>("/api/settle", {
-        body: { milestoneId: m.id },
-        headers: { "idempotency-key": crypto.randomUUID() },
-      });
-      setOutcome(res.outcome);
-      setConfirming(false);
-      await onChanged();
-    } catch (err) {
-      setError(asApiError(err));
-      setConfirming(false);
-      await onChanged();
-    } finally {
-      setBusy(false);
-    }
-  }
 
   return (
     <section className="stack tight review-form" data-testid="creator-settle">
@@ -446,44 +389,28 @@ function CreatorSettle({
           The AI did not approve it. You can appeal or submit a new version.
         </div>
       )}
-      {error && (
-        <div className="alert error small" role="alert">
-          {error.message}
-        </div>
-      )}
-      {confirming ? (
-        <div className="confirm stack tight" data-testid="creator-settle-confirm">
+      <ActionError error={settle.error} />
+      {settle.confirming ? (
+        <ConfirmBox
+          testId="creator-settle-confirm"
+          confirmLabel="Confirm"
+          busyLabel="Verifying and paying…"
+          busy={settle.busy}
+          onConfirm={() => void settle.send()}
+          onBack={settle.back}
+        >
           <strong>Verify and settle “{m.title}” now?</strong>
           <span className="small">
             If it passes, one escrow transaction pays you and returns the rest to the brand. It
             cannot be undone.
           </span>
-          <div className="row">
-            <button
-              type="button"
-              className="btn"
-              onClick={() => void settle()}
-              disabled={busy}
-              data-testid="creator-settle-confirm-button"
-            >
-              {busy ? "Verifying and paying…" : "Confirm"}
-            </button>
-            <button
-              type="button"
-              className="btn ghost"
-              onClick={() => setConfirming(false)}
-              disabled={busy}
-            >
-              Back
-            </button>
-          </div>
-        </div>
+        </ConfirmBox>
       ) : (
         <div className="row">
           <button
             type="button"
             className="btn"
-            onClick={() => setConfirming(true)}
+            onClick={settle.ask}
             data-testid="creator-settle-button"
           >
             Settle it myself
@@ -504,27 +431,14 @@ function OverdueRefund({
   milestone: ReviewedMilestone;
   onChanged(): Promise<void>;
 }) {
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-
-  async function refund() {
-    setBusy(true);
-    setError(null);
-    try {
-      await apiFetch(`/api/milestones/${m.id}/refund`, {
+  const refund = useConfirmedAction(
+    () =>
+      apiFetch(`/api/milestones/${m.id}/refund`, {
         body: {},
         headers: { "idempotency-key": crypto.randomUUID() },
-      });
-      setConfirming(false);
-      await onChanged();
-    } catch (err) {
-      setError(asApiError(err));
-      setConfirming(false);
-    } finally {
-      setBusy(false);
-    }
-  }
+      }),
+    { onChanged },
+  );
 
   return (
     <section className="stack tight review-form" data-testid="overdue">
@@ -532,13 +446,15 @@ function OverdueRefund({
         <strong>Overdue:</strong> it was due {formatDate(m.dueAt, true)} and nothing has been
         delivered. You can take its {formatUsdc(m.amount)} back from the escrow.
       </p>
-      {error && (
-        <div className="alert error small" role="alert">
-          {error.message}
-        </div>
-      )}
-      {confirming ? (
-        <div className="confirm stack tight">
+      <ActionError error={refund.error} />
+      {refund.confirming ? (
+        <ConfirmBox
+          confirmLabel="Confirm refund"
+          busyLabel="Refunding…"
+          busy={refund.busy}
+          onConfirm={() => void refund.send()}
+          onBack={refund.back}
+        >
           <strong>Take {formatUsdc(m.amount)} back?</strong>
           <span className="small">
             The escrow returns it to{" "}
@@ -549,23 +465,10 @@ function OverdueRefund({
             )}
             ; the creator can no longer deliver this milestone.
           </span>
-          <div className="row">
-            <button type="button" className="btn" onClick={() => void refund()} disabled={busy}>
-              {busy ? "Refunding…" : "Confirm refund"}
-            </button>
-            <button
-              type="button"
-              className="btn ghost"
-              onClick={() => setConfirming(false)}
-              disabled={busy}
-            >
-              Back
-            </button>
-          </div>
-        </div>
+        </ConfirmBox>
       ) : (
         <div className="row">
-          <button type="button" className="btn secondary" onClick={() => setConfirming(true)}>
+          <button type="button" className="btn secondary" onClick={refund.ask}>
             Take it back
           </button>
         </div>
