@@ -29,7 +29,17 @@ const standalone = [
 ];
 
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      // Server modules say so with `import "server-only"` (Next's bundler resolves it: empty on
+      // the server, an error in a client bundle); tests run them on the server.
+      "server-only": path.resolve(
+        import.meta.dirname,
+        "node_modules/next/dist/compiled/server-only/empty.js",
+      ),
+    },
+  },
   test: {
     pool: "forks",
     maxWorkers: 2,

@@ -1,3 +1,4 @@
+import "server-only";
 import { pingDatabase } from "@/db/queries/health";
 import { chainConfig, publicClient } from "@/lib/chain/config";
 import { getDb } from "@/lib/db";

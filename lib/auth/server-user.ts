@@ -1,3 +1,4 @@
+import "server-only";
 import { cookies } from "next/headers";
 import type { User } from "@/db/schema";
 import { optionalUser } from "@/lib/auth/caller";

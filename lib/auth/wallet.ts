@@ -1,3 +1,4 @@
+import "server-only";
 import { type Address, isAddressEqual, verifyMessage } from "viem";
 import {
   createSiweMessage,

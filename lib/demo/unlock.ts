@@ -1,3 +1,4 @@
+import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Db } from "@/db/client";
 import { authSecret } from "@/lib/auth/secret";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
 import { countUnread, listInbox, markRead } from "@/db/queries/notifications";

@@ -1,3 +1,4 @@
+import "server-only";
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { type Env, env, fetchAllowedHosts, isProduction } from "@/lib/env";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/db/client";
 import { findHandle } from "@/db/queries/creator-handles";
 import { findVisibleMilestone } from "@/db/queries/deals";
