@@ -107,12 +107,15 @@ const synced = new Set<string>();
 const signerId = (chainId: number, from: Address) => `${chainId}:${from.toLowerCase()}`;
 
 /**
- * Takes the signer's next nonce under its row lock (held until the caller's transaction
- * commits, so concurrent senders queue here, across processes too). `onChain` (the node's
- * pending count) is given when resynchronising; without it a missing row returns null
- * and the caller reads the node first.
+ * Takes the signer's next nonce: one statement that locks its row (held until the caller's
+ * transaction commits, so concurrent senders queue here, across processes too) and moves
+ * the counter on. `onChain` (the node's pending count) is given when resynchronising: the
+ * count starts there. Without it a missing row returns null and the caller reads the node
+ * first. The nonce may still be held by a live row of ours (the counter was rewound after
+ * a refusal, or the node's count lags behind our own sends): the insert sees that through
+ * the sender-nonce unique index and `skipHeld` moves past it.
  */
-async function allocateNonce(
+async function takeNonce(
   tx: Tx,
   config: ChainConfig,
   from: Address,
@@ -125,17 +128,61 @@ async function allocateNonce(
       .values({ chainId: config.chainId, address: from, nextNonce: onChain })
       .onConflictDoNothing();
   const [row] = await tx
-    .select({ nextNonce: signerNonces.nextNonce })
-    .from(signerNonces)
+    .update(signerNonces)
+    .set({
+      nextNonce: onChain === null ? sql`${signerNonces.nextNonce} + 1` : onChain + 1,
+      updatedAt: new Date(),
+    })
     .where(where)
-    .for("update");
-  if (!row) return null;
-  const nonce = await nextNonce(tx, config, from, onChain ?? row.nextNonce);
+    .returning({ nextNonce: signerNonces.nextNonce });
+  return row ? row.nextNonce - 1 : null;
+}
+
+/** `nonce` is held by a live row: the next free one, written back to the counter. */
+async function skipHeld(tx: Tx, config: ChainConfig, from: Address, nonce: number) {
+  const free = await nextNonce(tx, config, from, nonce + 1);
   await tx
     .update(signerNonces)
-    .set({ nextNonce: nonce + 1, updatedAt: new Date() })
-    .where(where);
-  return nonce;
+    .set({ nextNonce: free + 1, updatedAt: new Date() })
+    .where(and(eq(signerNonces.chainId, config.chainId), eq(signerNonces.address, from)));
+  return free;
+}
+
+/** The rows that hold a nonce (the sender-nonce unique index's predicate). */
+const holdsNonce = sql`${sql.identifier("status")} <> 'failed' or ${sql.identifier("block_number")} is not null`;
+
+type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+let feeCache: { key: string; until: number; fees: Promise<Fees> } | undefined;
+
+/**
+ * Fee caps, read from the node at most once per block interval (two RPCs: the latest
+ * block's base fee and the priority fee) instead of for every transaction. The cap allows
+ * twice the base fee: the base fee rises at most 12.5 % a block, so a cap read a block or
+ * two ago is still above it. A refused broadcast drops the cache (forgetFees).
+ */
+function currentFees(config: ChainConfig): Promise<Fees> {
+  const key = `${config.chainId}:${config.rpcUrl}`;
+  const now = Date.now();
+  if (feeCache && feeCache.key === key && feeCache.until > now) return feeCache.fees;
+  const client = publicClient();
+  const fees = Promise.all([
+    client.getBlock({ blockTag: "latest" }),
+    client.estimateMaxPriorityFeePerGas(),
+  ]).then(([block, tip]) => {
+    const base = block.baseFeePerGas ?? 0n;
+    return { maxFeePerGas: base * 2n + tip, maxPriorityFeePerGas: tip };
+  });
+  const ttl = config.known.name === "local" ? 1_000 : (config.known.chain.blockTime ?? 2_000);
+  const entry = { key, until: now + ttl, fees };
+  feeCache = entry;
+  fees.catch(() => {
+    if (feeCache === entry) feeCache = undefined;
+  });
+  return fees;
+}
+
+function forgetFees(): void {
+  feeCache = undefined;
 }
 
 /**
@@ -187,43 +234,57 @@ export async function recordTransaction(
         data: req.data,
         value: req.value,
       }),
-      client.estimateFeesPerGas(),
+      currentFees(config),
       synced.has(signer) ? null : readNonce(),
     ]);
+    const sign = (nonce: number) =>
+      account.signTransaction({
+        chainId: config.chainId,
+        type: "eip1559",
+        to: req.to,
+        data: req.data,
+        value: req.value ?? 0n,
+        nonce,
+        gas: (gas * 12n) / 10n,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      });
     let onChain = first;
     for (;;) {
       const recorded = await db.transaction(async (tx) => {
-        const nonce = await allocateNonce(tx, config, account.address, onChain);
+        let nonce = await takeNonce(tx, config, account.address, onChain);
         if (nonce === null) return null;
-        const raw = await account.signTransaction({
-          chainId: config.chainId,
-          type: "eip1559",
-          to: req.to,
-          data: req.data,
-          value: req.value ?? 0n,
-          nonce,
-          gas: (gas * 12n) / 10n,
-          maxFeePerGas: fees.maxFeePerGas,
-          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-        });
-        const [row] = await tx
-          .insert(chainTransactions)
-          .values({
-            chainId: config.chainId,
-            fromAddress: account.address,
-            nonce,
-            toAddress: req.to,
-            data: req.data,
-            valueWei: req.value ?? 0n,
-            rawTx: raw,
-            hash: keccak256(raw),
-            purpose: req.purpose,
-            status: "pending",
-          })
-          .returning();
-        if (!row) throw new Error("insert returned no transaction row");
-        if (link) await link(tx, row);
-        return row;
+        for (;;) {
+          const raw = await sign(nonce);
+          const [row] = await tx
+            .insert(chainTransactions)
+            .values({
+              chainId: config.chainId,
+              fromAddress: account.address,
+              nonce,
+              toAddress: req.to,
+              data: req.data,
+              valueWei: req.value ?? 0n,
+              rawTx: raw,
+              hash: keccak256(raw),
+              purpose: req.purpose,
+              status: "pending",
+            })
+            .onConflictDoNothing({
+              target: [
+                chainTransactions.chainId,
+                chainTransactions.fromAddress,
+                chainTransactions.nonce,
+              ],
+              where: holdsNonce,
+            })
+            .returning();
+          if (row) {
+            if (link) await link(tx, row);
+            return row;
+          }
+          nonce = await skipHeld(tx, config, account.address, nonce);
+        }
       });
       if (recorded) {
         synced.add(signer);
@@ -341,6 +402,7 @@ async function settleRejectedBroadcast(
   const late = await receiptOf(hash);
   if (late) return update(db, row.id, receiptOutcome(late));
   if (mined > row.nonce || pending <= row.nonce) {
+    forgetFees(); // refused perhaps for its fee: the next transaction reads them afresh
     log.error("transaction not accepted by the node", { id: row.id, purpose: row.purpose, err });
     const failed = await update(db, row.id, {
       status: "failed",
@@ -431,6 +493,30 @@ export async function awaitReceipt(
   return receipt ? update(db, row.id, receiptOutcome(receipt)) : row;
 }
 
+/**
+ * Broadcasts a row recorded by this very call and waits for its receipt. A node that mines
+ * on arrival (anvil's automine) has the receipt at once: then the row goes from `pending`
+ * straight to its outcome in one write. Otherwise it is marked `submitted` first, as
+ * `broadcast` does, and the receipt is polled for. A crash before either write leaves it
+ * `pending`, which a resume re-broadcasts (same bytes) and the chain sorts out.
+ */
+export async function broadcastAndAwait(
+  db: Db,
+  row: ChainTransaction,
+  timeoutMs = env().TX_RECEIPT_TIMEOUT_SECONDS * 1000,
+): Promise<ChainTransaction> {
+  if (!row.rawTx) throw new Error(`chain transaction ${row.id} has no signed bytes`);
+  try {
+    await publicClient().sendRawTransaction({ serializedTransaction: row.rawTx as Hex });
+  } catch (err) {
+    if (isTransportError(err)) throw chainUnavailable(err);
+    return awaitReceipt(db, await settleRejectedBroadcast(db, row, err), timeoutMs);
+  }
+  const receipt = await receiptOf(row.hash as Hex);
+  if (receipt) return update(db, row.id, receiptOutcome(receipt));
+  return awaitReceipt(db, await update(db, row.id, { status: "submitted" }), timeoutMs);
+}
+
 /** Record, broadcast and wait: the whole send. Throws chain_unavailable on RPC failure. */
 export async function sendTransaction(
   db: Db,
@@ -439,8 +525,7 @@ export async function sendTransaction(
   link?: Link,
 ): Promise<ChainTransaction> {
   const recorded = await recordTransaction(db, key, req, link);
-  const sent = await broadcast(db, recorded);
-  return awaitReceipt(db, sent);
+  return broadcastAndAwait(db, recorded);
 }
 
 /**

@@ -1,11 +1,10 @@
-import { and, eq, isNull, lt, notInArray, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, notExists, notInArray, or, sql } from "drizzle-orm";
 import type { Hex } from "viem";
 import type { Db } from "@/db/client";
 import { deals, milestones, type Settlement, settlements } from "@/db/schema";
 import { gelatoRelayer } from "@/lib/chain/relayer";
 import {
-  awaitReceipt,
-  broadcast,
+  broadcastAndAwait,
   chainUnavailable,
   getChainTransaction,
   pollReceipt,
@@ -18,7 +17,7 @@ import { findRelease, readEscrowMilestone } from "@/lib/escrow/chain";
 import { MilestoneState } from "@/lib/escrow/onchain";
 import { recordEvent } from "@/lib/events/events";
 import { unitsToDecimal } from "@/lib/money";
-import { releaseTarget, submitPayment } from "@/lib/settle/payment";
+import { type ReleaseTarget, releaseTarget, submitPayment } from "@/lib/settle/payment";
 import { recordReputationAfterResponse } from "@/lib/settle/reputation";
 
 // Moves one settlement forward to `confirmed`, from wherever it stopped. The caller
@@ -59,46 +58,70 @@ async function releaseLease(db: Db, id: string): Promise<void> {
 /** Records the confirmed payment: settlement, milestone and (when all are paid) deal. */
 async function markPaid(db: Db, s: Settlement, txHash: string | null): Promise<Settlement> {
   return db.transaction(async (tx) => {
-    const [done] = await tx
-      .update(settlements)
-      .set({ status: "confirmed", txHash: txHash ?? s.txHash, error: null, updatedAt: new Date() })
-      .where(eq(settlements.id, s.id))
-      .returning();
     // A release that pays the creator nothing (an overdue milestone's refund) returned
     // the whole milestone to the brand: it is refunded, not paid.
     const refundOnly = s.amountUnits === 0n;
-    const paid = await tx
-      .update(milestones)
-      .set({ status: refundOnly ? "refunded" : "paid", updatedAt: new Date() })
-      .where(and(eq(milestones.id, s.milestoneId), eq(milestones.status, "approved")))
-      .returning({ id: milestones.id });
-    if (paid.length)
-      await recordEvent(tx, {
-        dealId: s.dealId,
-        milestoneId: s.milestoneId,
-        type: refundOnly ? "refunded" : "paid",
-        data: {
-          // For a refund, `amount` is what went back to the brand (as in the escrow's own refunds).
-          amount: unitsToDecimal(refundOnly ? s.refundUnits : s.amountUnits),
-          refund: unitsToDecimal(s.refundUnits),
+    // Sent together (pipelined, one round trip), run in this order: the deal is completed
+    // once none of its milestones is left unpaid, this one included.
+    const [[done], paid, completed] = await Promise.all([
+      tx
+        .update(settlements)
+        .set({
+          status: "confirmed",
           txHash: txHash ?? s.txHash,
-          recipient: s.recipient,
-        },
-      });
-    const [unpaid] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(milestones)
-      .where(
-        and(eq(milestones.dealId, s.dealId), notInArray(milestones.status, ["paid", "refunded"])),
-      );
-    if ((unpaid?.n ?? 0) === 0) {
-      const completed = await tx
+          error: null,
+          // Nothing is left to do on it: the lease goes with the payment (advanceSettlement
+          // then has no lease to release).
+          leaseExpiresAt: null,
+          updatedAt: new Date(),
+        })
+        .where(eq(settlements.id, s.id))
+        .returning(),
+      tx
+        .update(milestones)
+        .set({ status: refundOnly ? "refunded" : "paid", updatedAt: new Date() })
+        .where(and(eq(milestones.id, s.milestoneId), eq(milestones.status, "approved")))
+        .returning({ id: milestones.id }),
+      tx
         .update(deals)
         .set({ status: "completed", updatedAt: new Date() })
-        .where(and(eq(deals.id, s.dealId), eq(deals.status, "active")))
-        .returning({ id: deals.id });
-      if (completed.length) await recordEvent(tx, { dealId: s.dealId, type: "completed" });
-    }
+        .where(
+          and(
+            eq(deals.id, s.dealId),
+            eq(deals.status, "active"),
+            notExists(
+              tx
+                .select({ one: sql`1` })
+                .from(milestones)
+                .where(
+                  and(
+                    eq(milestones.dealId, s.dealId),
+                    notInArray(milestones.status, ["paid", "refunded"]),
+                  ),
+                ),
+            ),
+          ),
+        )
+        .returning({ id: deals.id }),
+    ]);
+    // The events, in this order (again one round trip).
+    await Promise.all([
+      paid.length
+        ? recordEvent(tx, {
+            dealId: s.dealId,
+            milestoneId: s.milestoneId,
+            type: refundOnly ? "refunded" : "paid",
+            data: {
+              // For a refund, `amount` is what went back to the brand (as in the escrow's own refunds).
+              amount: unitsToDecimal(refundOnly ? s.refundUnits : s.amountUnits),
+              refund: unitsToDecimal(s.refundUnits),
+              txHash: txHash ?? s.txHash,
+              recipient: s.recipient,
+            },
+          })
+        : undefined,
+      completed.length ? recordEvent(tx, { dealId: s.dealId, type: "completed" }) : undefined,
+    ]);
     if (!done) throw new Error(`settlement ${s.id} vanished`);
     return done;
   });
@@ -187,10 +210,10 @@ const untouched = (s: Settlement) =>
   s.status === "pending" && !s.chainTxId && !s.relayAuthorization && !s.relayTaskId;
 
 /** Broadcasts a transaction recorded by this very call and waits for it. */
-async function sendFresh(db: Db, s: Settlement): Promise<Settlement> {
+async function sendFresh(db: Db, s: Settlement, target?: ReleaseTarget): Promise<Settlement> {
   let recorded: Awaited<ReturnType<typeof submitPayment>>;
   try {
-    recorded = await submitPayment(db, s);
+    recorded = await submitPayment(db, s, target);
   } catch (err) {
     // The release would revert (the sender estimates it first): the escrow says why.
     const finished = await finishFromEscrow(db, s).catch(() => null);
@@ -205,7 +228,7 @@ async function sendFresh(db: Db, s: Settlement): Promise<Settlement> {
     status: "submitted",
     error: null,
   };
-  return finishTransaction(db, linked, await awaitReceipt(db, await broadcast(db, recorded)));
+  return finishTransaction(db, linked, await broadcastAndAwait(db, recorded));
 }
 
 async function finishTransaction(
@@ -223,10 +246,10 @@ async function finishTransaction(
   return stillPending(await reload(db, s.id));
 }
 
-async function progress(db: Db, start: Settlement): Promise<Settlement> {
+async function progress(db: Db, start: Settlement, target?: ReleaseTarget): Promise<Settlement> {
   let s = start;
   if (s.status === "confirmed") return s;
-  if (untouched(s)) return sendFresh(db, s);
+  if (untouched(s)) return sendFresh(db, s, target);
   if (s.status === "pending" || s.status === "failed") {
     const finished = await finishFromEscrow(db, s);
     if (finished) return finished;
@@ -249,12 +272,18 @@ async function progress(db: Db, start: Settlement): Promise<Settlement> {
 export async function advanceSettlement(
   db: Db,
   settlementId: string,
-  opts: { leaseHeld?: boolean } = {},
+  opts: {
+    leaseHeld?: boolean;
+    /** The row as this caller just created it (with the lease held), not read again. */
+    created?: Settlement;
+    /** Its deal and milestone, as the caller has them (ids and positions never change). */
+    target?: ReleaseTarget;
+  } = {},
 ): Promise<Settlement> {
   // A settlement created by this very call was inserted with its lease held, so nobody
   // (reconcile included) can start paying it between the insert and this point.
   const leased = opts.leaseHeld
-    ? await reload(db, settlementId)
+    ? (opts.created ?? (await reload(db, settlementId)))
     : await takeLease(db, settlementId);
   if (!leased) {
     const current = await reload(db, settlementId);
@@ -263,12 +292,14 @@ export async function advanceSettlement(
       details: { settlement: settlementJson(current) },
     });
   }
+  let paid: Settlement | undefined;
   try {
-    const paid = await progress(db, leased);
+    paid = await progress(db, leased, opts.target);
     if (paid.status === "confirmed" && !paid.reputationTxHash)
       recordReputationAfterResponse(db, settlementId);
     return paid;
   } finally {
-    await releaseLease(db, settlementId).catch(() => {});
+    // markPaid released it with the payment; any other outcome releases it here.
+    if (paid?.leaseExpiresAt !== null) await releaseLease(db, settlementId).catch(() => {});
   }
 }

@@ -80,13 +80,18 @@ function linkTo(settlementId: string) {
  * Starts the release of a settlement that has none under way (`pending`, or `failed` after
  * a revert that moved nothing). The caller has checked the milestone is still locked in
  * the escrow. Returns the recorded chain transaction, or null when an external relayer
- * took it (its task id is stored instead).
+ * took it (its task id is stored instead). `known`: the settlement's deal and milestone
+ * when the caller has them (only their ids and the milestone's position are used).
  */
-export async function submitPayment(db: Db, s: Settlement): Promise<ChainTransaction | null> {
+export async function submitPayment(
+  db: Db,
+  s: Settlement,
+  known?: ReleaseTarget,
+): Promise<ChainTransaction | null> {
   const config = chainConfig();
   const escrow = requireEscrow(config);
   if (!s.verdictHash) throw new Error(`settlement ${s.id} has no verdict hash`);
-  const target = await releaseTarget(db, s);
+  const target = known ?? (await releaseTarget(db, s));
   const index = target.milestone.position;
   if (s.via === "direct") {
     return recordTransaction(

@@ -130,12 +130,16 @@ export async function claim(
     // UPDATE (here and on the milestone): it still excludes every other claim, but not the
     // key-share locks that inserts referencing these rows take (events, decisions, appeals),
     // which FOR UPDATE blocked — a decision or appeal raced with a claim deadlocked (a 500).
-    await tx.select({ id: deals.id }).from(deals).where(eq(deals.id, deal.id)).for("no key update");
-    const [locked] = await tx
-      .select()
-      .from(milestones)
-      .where(eq(milestones.id, m.id))
-      .for("no key update");
+    // The three statements are sent together (pipelined, one round trip) and run in this
+    // order: the budget is summed once both locks are held.
+    const [, [locked], [committed]] = await Promise.all([
+      tx.select({ id: deals.id }).from(deals).where(eq(deals.id, deal.id)).for("no key update"),
+      tx.select().from(milestones).where(eq(milestones.id, m.id)).for("no key update"),
+      tx
+        .select({ total: sql<string>`coalesce(sum(${settlements.amountUnits}), 0)::text` })
+        .from(settlements)
+        .where(eq(settlements.dealId, deal.id)),
+    ]);
     if (!locked) throw notFound("Milestone");
     if (locked.status === "approved" || locked.status === "paid")
       throw new AppError("settlement_in_progress", "This milestone is being settled right now.");
@@ -146,55 +150,55 @@ export async function claim(
         "invalid_state",
         "A new deliverable was submitted meanwhile; settle again to verify it.",
       );
-    const [committed] = await tx
-      .select({ total: sql<string>`coalesce(sum(${settlements.amountUnits}), 0)::text` })
-      .from(settlements)
-      .where(eq(settlements.dealId, deal.id));
     if (BigInt(committed?.total ?? "0") + amountUnits > deal.budgetUnits)
       throw new AppError("budget_exceeded", "This payout would take the deal over its budget.");
     await opts.inTx?.(tx);
-    const [created] = await tx
-      .insert(settlements)
-      .values({
-        milestoneId: m.id,
-        dealId: deal.id,
-        via,
-        chainId: chainConfig().chainId,
-        recipient,
-        amountUnits,
-        refundUnits: m.amountUnits - amountUnits,
-        verdictHash: basis.verdictHash,
-        scoreBps: basis.scoreBps,
-        revision: basis.revision,
-        status: "pending",
-        leaseExpiresAt: newLease(),
-      })
-      .returning();
-    await tx
-      .update(milestones)
-      .set({ status: "approved", updatedAt: new Date() })
-      .where(
-        and(
-          eq(milestones.id, m.id),
-          inArray(milestones.status, ["pending", "submitted", "rejected"]),
-        ),
-      );
-    if (!created) throw new Error("insert returned no settlement");
-    // A zero payout is an overdue milestone's refund: its decision's event says so.
-    if (basis.scoreBps > 0)
-      await recordEvent(tx, {
-        dealId: deal.id,
-        milestoneId: m.id,
-        type: "approved",
-        actorId: opts.actorId,
-        data: {
-          revision: basis.revision,
-          score: basis.scoreBps / 10_000,
-          payout: unitsToDecimal(amountUnits),
-          refund: unitsToDecimal(m.amountUnits - amountUnits),
+    // Again one round trip: the settlement, the milestone approved, the event.
+    const [[created]] = await Promise.all([
+      tx
+        .insert(settlements)
+        .values({
+          milestoneId: m.id,
+          dealId: deal.id,
           via,
-        },
-      });
+          chainId: chainConfig().chainId,
+          recipient,
+          amountUnits,
+          refundUnits: m.amountUnits - amountUnits,
+          verdictHash: basis.verdictHash,
+          scoreBps: basis.scoreBps,
+          revision: basis.revision,
+          status: "pending",
+          leaseExpiresAt: newLease(),
+        })
+        .returning(),
+      tx
+        .update(milestones)
+        .set({ status: "approved", updatedAt: new Date() })
+        .where(
+          and(
+            eq(milestones.id, m.id),
+            inArray(milestones.status, ["pending", "submitted", "rejected"]),
+          ),
+        ),
+      // A zero payout is an overdue milestone's refund: its decision's event says so.
+      basis.scoreBps > 0
+        ? recordEvent(tx, {
+            dealId: deal.id,
+            milestoneId: m.id,
+            type: "approved",
+            actorId: opts.actorId,
+            data: {
+              revision: basis.revision,
+              score: basis.scoreBps / 10_000,
+              payout: unitsToDecimal(amountUnits),
+              refund: unitsToDecimal(m.amountUnits - amountUnits),
+              via,
+            },
+          })
+        : undefined,
+    ]);
+    if (!created) throw new Error("insert returned no settlement");
     return created;
   });
 }
@@ -260,6 +264,8 @@ export async function settleMilestone(
   }
 
   let leaseHeld = false;
+  let created: Settlement | undefined;
+  let verdict: VerdictJson | undefined;
   if (settlement?.status === "confirmed") throw alreadySettled(settlement);
   if (
     !settlement &&
@@ -300,17 +306,25 @@ export async function settleMilestone(
     };
     try {
       settlement = await claim(db, deal, milestone, basis, input.via, { actorId: caller.id });
+      created = settlement;
       leaseHeld = true;
+      // What verdictOfSettlement would read back: the decision on this revision, if any,
+      // else this verdict (the settlement's revision is the verdict's).
+      verdict = decided ? decisionVerdictJson(decided) : verdictJson(verification);
     } catch (err) {
       settlement = await claimedMeanwhile(db, milestone.id, err);
     }
   }
   // An approved milestone is never verified again: resume its settlement as recorded.
-  const paid = await advanceSettlement(db, settlement.id, { leaseHeld });
+  const paid = await advanceSettlement(db, settlement.id, {
+    leaseHeld,
+    created,
+    target: { deal, milestone },
+  });
   return {
     outcome: "paid",
     milestone: await getMilestone(db, caller, milestone.id),
-    verdict: await verdictOfSettlement(db, paid),
+    verdict: verdict ?? (await verdictOfSettlement(db, paid)),
     settlement: settlementJson(paid),
   };
 }
