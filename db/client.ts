@@ -45,11 +45,42 @@ export function configureDb(settings: () => DbSettings): void {
   globalForDb.__milestoneDbSettings = settings;
 }
 
+type Sql = import("postgres").Sql;
+
+/**
+ * drizzle runs every query it did not name as an unnamed statement, and postgres.js sends
+ * an unnamed statement with parameters in two round trips (Parse + Describe, wait for the
+ * parameter types, then Bind + Execute) and cannot pipeline it. Run as prepared statements
+ * (postgres.js keeps them per connection, keyed by their text) they take one round trip
+ * after their first use on a connection, and queries sent together are pipelined. Each
+ * distinct text stays prepared for the connection's life: drizzle's texts are a fixed set,
+ * except an `inArray` list, one text per list length (bounded by the page sizes). Behind
+ * a transaction-mode pooler this needs one that keeps prepared statements (PgBouncer
+ * 1.21+ with max_prepared_statements).
+ */
+function preparing(sql: Sql): Sql {
+  return new Proxy(sql, {
+    get(target, prop) {
+      if (prop === "unsafe")
+        return (query: string, params?: unknown[], opts?: { prepare?: boolean }) =>
+          // biome-ignore lint/suspicious/noExplicitAny: postgres.js's parameter types
+          target.unsafe(query, params as any, { ...opts, prepare: true });
+      if (prop === "begin" || prop === "savepoint")
+        return (...args: unknown[]) => {
+          const fn = args.pop() as (tx: Sql) => unknown;
+          // biome-ignore lint/suspicious/noExplicitAny: begin/savepoint overloads (savepoint is on a transaction's Sql)
+          return (Reflect.get(target, prop) as any)(...args, (tx: Sql) => fn(preparing(tx)));
+        };
+      return Reflect.get(target, prop);
+    },
+  });
+}
+
 async function openPostgres(url: string): Promise<Handle> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const client = postgres(url, { max: 10, onnotice: () => {} });
-  const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as Db;
+  const db = drizzle(preparing(client), { schema, casing: "snake_case" }) as unknown as Db;
   return { db, driver: "postgres", close: () => client.end({ timeout: 5 }) };
 }
 
