@@ -7,25 +7,6 @@ import { apiFetch, errorMessage } from "@/lib/client/api";
 // Webhook settings: register an endpoint (its signing secret is shown once), list them,
 // enable/disable, delete, rotate the secret, and each endpoint's delivery log with resend.
 
-const EVENT_TYPES = [
-  "created",
-  "funded",
-  "taken",
-  "submitted",
-  "verified",
-  "rejected",
-  "approved",
-  "paid",
-  "refunded",
-  "cancelled",
-  "expired",
-  "completed",
-  "appealed",
-  "decided",
-  "overdue",
-  "review_window_elapsed",
-] as const;
-
 type Endpoint = {
   id: string;
   url: string;
@@ -75,7 +56,13 @@ function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) 
   );
 }
 
-function CreateForm({ onCreated }: { onCreated: (secret: string) => void }) {
+function CreateForm({
+  eventTypes,
+  onCreated,
+}: {
+  eventTypes: readonly string[];
+  onCreated: (secret: string) => void;
+}) {
   const [url, setUrl] = useState("");
   const [all, setAll] = useState(true);
   const [types, setTypes] = useState<string[]>([]);
@@ -126,7 +113,7 @@ function CreateForm({ onCreated }: { onCreated: (secret: string) => void }) {
         </label>
         {!all && (
           <div className="row">
-            {EVENT_TYPES.map((t) => (
+            {eventTypes.map((t) => (
               <label key={t} className="radio small">
                 <input
                   type="checkbox"
@@ -380,7 +367,7 @@ function EndpointCard({
   );
 }
 
-function WebhookSettings() {
+function WebhookSettings({ eventTypes }: { eventTypes: readonly string[] }) {
   const [endpoints, setEndpoints] = useState<Endpoint[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
@@ -415,6 +402,7 @@ function WebhookSettings() {
       </p>
       {secret && <SecretOnce secret={secret} onDone={() => setSecret(null)} />}
       <CreateForm
+        eventTypes={eventTypes}
         onCreated={(s) => {
           setSecret(s);
           void load();
@@ -448,6 +436,11 @@ function WebhookSettings() {
   );
 }
 
-export function WebhookSettingsPage() {
-  return <SessionGate what="your webhook settings">{() => <WebhookSettings />}</SessionGate>;
+/** `eventTypes`: the activity log's event types, from the server (lib/webhooks/schemas.ts). */
+export function WebhookSettingsPage({ eventTypes }: { eventTypes: readonly string[] }) {
+  return (
+    <SessionGate what="your webhook settings">
+      {() => <WebhookSettings eventTypes={eventTypes} />}
+    </SessionGate>
+  );
 }

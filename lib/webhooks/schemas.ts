@@ -3,6 +3,9 @@ import { dealEventTypes } from "@/db/schema";
 
 // Request bodies of the webhook endpoints API (also the API reference's schemas).
 
+/** The event types an endpoint may subscribe to: every event of the activity log. */
+export const webhookEventTypes = dealEventTypes;
+
 const eventTypesField = z
   .array(z.enum(dealEventTypes))
   .max(dealEventTypes.length)
