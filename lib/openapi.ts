@@ -12,10 +12,40 @@ import {
   dealPageResponse,
   dealResponse,
   decisionResponse,
+  deletedResponse,
+  dripResponse,
   errorEnvelopeSchema,
+  evidenceListResponse,
+  fundingTermsResponse,
+  handleListResponse,
+  handleResponse,
+  healthResponse,
+  markReadResponse,
   milestoneDetailResponse,
+  notificationPageResponse,
+  oembedResponse,
+  openApiDocumentResponse,
+  profileResponse,
+  reconcileResponse,
+  relayStatusResponse,
+  reputationResponse,
+  sandboxPostPageResponse,
+  sandboxPostResponse,
+  sessionResponse,
   settleResponse,
+  signedOutResponse,
+  starterDealsResponse,
+  testFundsResponse,
+  unlockedResponse,
+  unreadCountResponse,
+  userResponse,
   verdictResponse,
+  walletNonceResponse,
+  webhookDeliveryPageResponse,
+  webhookDeliveryResponse,
+  webhookEndpointPageResponse,
+  webhookEndpointResponse,
+  webhookSecretResponse,
 } from "@/lib/api/responses";
 import {
   apiKeyPageResponse,
@@ -24,18 +54,21 @@ import {
   createdApiKeyResponse,
   renameApiKeyBody,
 } from "@/lib/auth/api-keys";
-import { roleBody, sessionBody, walletLinkBody } from "@/lib/auth/schemas";
+import { roleBody, sessionBody, walletLinkBody, walletNonceQuery } from "@/lib/auth/schemas";
 import {
   createDealBody,
+  dealListQuery,
   deliverableBody,
   editDealBody,
   fundingAuthorizationBody,
+  fundingTermsQuery,
   txHashBody,
 } from "@/lib/deals/schemas";
 import { markReadBody } from "@/lib/notify/schemas";
-import { putHandleBody } from "@/lib/profile/handles";
+import { pageQuery } from "@/lib/pagination";
+import { deleteHandleQuery, putHandleBody } from "@/lib/profile/handles";
 import { appealBody, decisionBody, settleBody } from "@/lib/settle/schemas";
-import { publishBody } from "@/lib/social/posts";
+import { oembedQuery, publishBody } from "@/lib/social/posts";
 import { profilePatchBody } from "@/lib/users/profile";
 import { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 
@@ -46,18 +79,44 @@ export type Endpoint = {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   summary: string;
-  auth: boolean;
+  /** true: a bearer credential or the session cookie; "cron": the cron secret as bearer. */
+  auth: boolean | "cron";
+  /**
+   * Account and session management: a session only (the cookie or a session token). An API
+   * key or a bare identity token gets 403 forbidden (lib/auth/caller.ts requireSessionUser).
+   */
+  sessionOnly?: boolean;
   tag: string;
   body?: z.ZodType;
+  /** The query parameters the handler validates. */
+  query?: z.ZodType;
   response: string;
-  /** The success response's body, when declared (documented from the zod schema). */
-  responseSchema?: z.ZodType;
+  /**
+   * The success response's body (documented from the zod schema; test/api/responses.test.ts
+   * parses real answers with it). null: no body (204).
+   */
+  responseSchema: z.ZodType | null;
+  /**
+   * The endpoint's own errors ("409 invalid_state (why)"). The ones every endpoint of its
+   * kind can answer (a malformed body, a bad credential, a key without the scope, rate
+   * limits, 500) are added by `errorsOf`.
+   */
   errors: string[];
 };
 
 const milestoneIdBody = z.object({ milestoneId: z.uuid() });
 const addressBody = z.object({ address: z.string().describe("0x-prefixed wallet address") });
-const passphraseBody = z.object({ passphrase: z.string() });
+const passphraseBody = z.object({
+  passphrase: z.string().optional(),
+  code: z.string().optional().describe("Alias of passphrase (the original interface)"),
+});
+const notificationsQuery = pageQuery.extend({
+  unread: z.enum(["true", "false", "1", "0"]).optional().describe("Only unread ones"),
+});
+const relayStatusQuery = z.object({ chainId: z.coerce.number().int().positive().optional() });
+const reconcileQuery = z.object({
+  settlement: z.uuid().optional().describe("Finish just this settlement"),
+});
 
 export const endpoints: Endpoint[] = [
   {
@@ -68,17 +127,23 @@ export const endpoints: Endpoint[] = [
     body: sessionBody,
     summary: "Verify an identity token, upsert the user, start a session (cookie + bearer token).",
     response: "{ user, token, expiresAt }",
-    errors: ["400 invalid_request", "401 invalid_token"],
+    responseSchema: sessionResponse,
+    errors: ["401 invalid_token", "503 not_configured | unavailable (the identity provider)"],
   },
   {
     method: "DELETE",
     path: "/api/auth/session",
+    sessionOnly: true,
     tag: "Auth",
     auth: false,
     summary:
       "Sign out: revokes every session token of the caller (bearer or cookie; all devices) and clears the cookie.",
     response: "{ signedOut: true }",
-    errors: ["403 csrf_rejected (cookie from another site)"],
+    responseSchema: signedOutResponse,
+    errors: [
+      "403 forbidden (an API key or identity token: sign out with the session) | csrf_rejected (cookie from another site)",
+      "503 unavailable (the identity provider's keys, for an identity token)",
+    ],
   },
   {
     method: "GET",
@@ -87,52 +152,61 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary: "The signed-in user.",
     response: "{ user }",
-    errors: ["401 unauthenticated"],
+    responseSchema: userResponse,
+    errors: [],
   },
   {
     method: "POST",
     path: "/api/auth/role",
+    sessionOnly: true,
     tag: "Auth",
     auth: true,
     body: roleBody,
     summary: "Switch the active role (creator | organization). Never widens access to records.",
     response: "{ user }",
-    errors: ["400 invalid_request", "401 unauthenticated"],
+    responseSchema: userResponse,
+    errors: [],
   },
   {
     method: "GET",
     path: "/api/auth/wallet/nonce",
+    sessionOnly: true,
+    query: walletNonceQuery,
     tag: "Auth",
     auth: true,
     summary: "A one-time nonce (and message) to sign for wallet linking.",
     response: "{ nonce, message?, expiresAt }",
-    errors: ["401 unauthenticated"],
+    responseSchema: walletNonceResponse,
+    errors: [],
   },
   {
     method: "POST",
     path: "/api/auth/wallet",
+    sessionOnly: true,
     tag: "Auth",
     auth: true,
     body: walletLinkBody,
     summary:
       "Link a wallet by signing the nonce message (SIWE-style). Payouts go only to a proven wallet.",
     response: "{ user }",
-    errors: ["400 invalid_request", "401 invalid_signature", "409 wallet_taken"],
+    responseSchema: userResponse,
+    errors: [
+      "400 invalid_request (the message: malformed, another domain or address, expired; the nonce: unknown, used or expired)",
+      "401 invalid_signature",
+      "409 wallet_taken",
+    ],
   },
   {
     method: "GET",
     path: "/api/deals",
+    query: dealListQuery,
     tag: "Deals",
     auth: true,
     summary:
       "The caller's deals, as brand or creator, a page at a time. `?open=1`: open deals a creator may take. `limit` 1..100 (default 20), `cursor` from `nextCursor` (rows inserted while paging never shift later pages); filters `status`, `platform`, `search` (title or description, case-insensitive substring); `sort` newest (default) | oldest | budget. Each deal's `brand` and `creator` carry `{ id, name }` (`name`: the display name, else the e-mail).",
     response: "{ deals: Deal[], nextCursor: string | null }",
     responseSchema: dealPageResponse,
-    errors: [
-      "400 invalid_request (bad limit, cursor or filter)",
-      "401 unauthenticated",
-      "403 wrong_role (open=1 as brand)",
-    ],
+    errors: ["403 wrong_role (open=1 as brand)"],
   },
   {
     method: "GET",
@@ -141,18 +215,21 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary: "The caller's profile: the display name shown on deals instead of the e-mail.",
     response: "{ profile: { id, email, profileType, displayName } }",
-    errors: ["401 unauthenticated"],
+    responseSchema: profileResponse,
+    errors: ["404 not_found (the user was deleted)"],
   },
   {
     method: "PATCH",
     path: "/api/profile",
+    sessionOnly: true,
     tag: "Auth",
     auth: true,
     body: profilePatchBody,
     summary:
       "Set the display name (an organisation's name, a creator's); null or an empty string removes it.",
     response: "{ profile }",
-    errors: ["400 invalid_request", "401 unauthenticated"],
+    responseSchema: profileResponse,
+    errors: ["404 not_found (the user was deleted)"],
   },
   {
     method: "POST",
@@ -164,7 +241,7 @@ export const endpoints: Endpoint[] = [
       "A brand creates a deal with its milestones (budget = sum of amounts). It is `unfunded` — invisible to creators — until the escrow holds the budget. Optional `deadline` (default 30 days): unreleased milestones are refundable to the brand after it plus 7 days.",
     response: "201 { deal }",
     responseSchema: dealResponse,
-    errors: ["400 invalid_request", "403 wrong_role"],
+    errors: ["403 wrong_role"],
   },
   {
     method: "GET",
@@ -213,24 +290,31 @@ export const endpoints: Endpoint[] = [
   {
     method: "GET",
     path: "/api/deals/{id}/events",
+    query: pageQuery,
     tag: "Deals",
     auth: true,
     summary:
       "The deal's activity log, oldest first: created, funded, taken, submitted, verified, rejected, approved, paid, refunded, cancelled, expired, completed — each written in the same transaction as its change. `limit` 1..100 (default 20), `cursor` from `nextCursor`.",
     response: "{ events: [{ id, type, dealId, milestoneId, actor, data, createdAt }], nextCursor }",
     responseSchema: dealEventPageResponse,
-    errors: ["400 invalid_request (bad limit or cursor)", "404 not_found (not a party)"],
+    errors: ["404 not_found (not a party)"],
   },
   {
     method: "GET",
     path: "/api/deals/{id}/funding",
+    query: fundingTermsQuery,
     tag: "Escrow",
     auth: true,
     summary:
       "The brand's funding terms: approve `total` to `escrow`, then call `fund(dealKey, evaluator, deadline, amounts)`. `?brand=0x…` adds the nonce a gasless EIP-3009 authorization must carry.",
     response:
       "{ funding: { chainId, escrow, usdc, dealKey, evaluator, deadline, graceSeconds, amounts, total, totalUnits, authorizationNonce, status } }",
-    errors: ["403 forbidden (not the brand)", "404 not_found", "503 not_configured"],
+    responseSchema: fundingTermsResponse,
+    errors: [
+      "403 forbidden (not the brand)",
+      "404 not_found",
+      "503 not_configured (no escrow or USDC on this chain)",
+    ],
   },
   {
     method: "POST",
@@ -241,11 +325,13 @@ export const endpoints: Endpoint[] = [
     summary:
       "Report a funding. The server reads the escrow contract (right deal, evaluator, deadline and amounts) and never trusts the hash; the deal becomes `open`. Fundings nobody reports are found by reconciliation.",
     response: "{ deal }",
+    responseSchema: dealResponse,
     errors: [
-      "403 forbidden",
+      "403 forbidden (not the brand)",
       "404 not_found",
       "409 not_funded | invalid_state (funded with other terms)",
       "502 chain_unavailable",
+      "503 not_configured",
     ],
   },
   {
@@ -257,7 +343,15 @@ export const endpoints: Endpoint[] = [
     summary:
       "Gasless funding: the brand's signed EIP-3009 ReceiveWithAuthorization (nonce from GET …/funding?brand=) is submitted by the relayer, which pays the gas. A replay moves nothing.",
     response: "{ deal }",
-    errors: ["401 invalid_signature", "403 forbidden", "404 not_found", "503 not_configured"],
+    responseSchema: dealResponse,
+    errors: [
+      "401 invalid_signature (malformed, or refused by the escrow)",
+      "403 forbidden (not the brand)",
+      "404 not_found",
+      "409 not_funded | invalid_state (funded with other terms)",
+      "502 chain_unavailable | relay_unavailable",
+      "503 not_configured (no relayer)",
+    ],
   },
   {
     method: "POST",
@@ -268,10 +362,13 @@ export const endpoints: Endpoint[] = [
     summary:
       "End a deal nobody has taken. Unfunded: at once. Funded: only the brand's own `cancel(dealKey)` call to the escrow returns the money; this confirms it from the chain.",
     response: "{ deal }",
+    responseSchema: dealResponse,
     errors: [
-      "403 forbidden",
+      "403 forbidden (not the brand)",
       "404 not_found",
       "409 invalid_state (taken; or not yet cancelled on-chain — details say what to call)",
+      "502 chain_unavailable",
+      "503 not_configured",
     ],
   },
   {
@@ -282,7 +379,14 @@ export const endpoints: Endpoint[] = [
     summary:
       "After the deadline plus 7 days, every milestone still locked goes back to the brand (refundExpired; the service pays the gas). Safe to repeat.",
     response: "{ deal }",
-    errors: ["403 forbidden", "404 not_found", "409 invalid_state (too early) | not_funded"],
+    responseSchema: dealResponse,
+    errors: [
+      "403 forbidden (not the brand)",
+      "404 not_found",
+      "409 invalid_state (too early) | not_funded",
+      "502 chain_unavailable",
+      "503 not_configured",
+    ],
   },
   {
     method: "POST",
@@ -293,7 +397,12 @@ export const endpoints: Endpoint[] = [
     summary:
       "Local chain only: 1,000 test USDC and gas for a brand's wallet, to fund escrows with one click.",
     response: "{ address, amount, txHash, explorerUrl }",
-    errors: ["403 faucet_disabled (not the local chain)"],
+    responseSchema: testFundsResponse,
+    errors: [
+      "403 faucet_disabled (not the local chain)",
+      "502 chain_unavailable",
+      "503 not_configured",
+    ],
   },
   {
     method: "GET",
@@ -314,7 +423,7 @@ export const endpoints: Endpoint[] = [
     summary: "The deal's creator submits a deliverable (a new revision; from pending or rejected).",
     response: "201 { milestone }",
     responseSchema: milestoneDetailResponse,
-    errors: ["403 forbidden", "404 not_found", "409 invalid_state"],
+    errors: ["403 forbidden (not the deal's creator)", "404 not_found", "409 invalid_state"],
   },
   {
     method: "POST",
@@ -326,7 +435,7 @@ export const endpoints: Endpoint[] = [
       "AI verification of the current deliverable (either party). One model call per revision; repeats return the stored verdict.",
     response: "{ approved, score, reasoning, missing, model, revision, verifiedAt }",
     responseSchema: verdictResponse,
-    errors: ["404 not_found", "409 no_deliverable", "502 verifier_unavailable"],
+    errors: ["404 not_found", "409 no_deliverable | invalid_state", "502 verifier_unavailable"],
   },
   {
     method: "POST",
@@ -340,10 +449,12 @@ export const endpoints: Endpoint[] = [
       '{ outcome: "paid", milestone, verdict, settlement } | { outcome: "rejected", milestone, verdict }',
     responseSchema: settleResponse,
     errors: [
+      "400 invalid_request (a malformed Idempotency-Key)",
       "403 forbidden (the creator may settle only after the review window; never with minScore)",
       "404 not_found",
       "409 no_deliverable | already_settled | settlement_in_progress | not_funded | invalid_state | review_window_open",
-      "502 verifier_unavailable | chain_unavailable (retry resumes)",
+      "422 idempotency_key_reused",
+      "502 verifier_unavailable | chain_unavailable | relay_unavailable (retry resumes)",
       "503 not_configured (relay)",
     ],
   },
@@ -358,11 +469,13 @@ export const endpoints: Endpoint[] = [
     response: "{ milestone (with review.decision), settlement | null }",
     responseSchema: decisionResponse,
     errors: [
-      "400 invalid_request (score required to approve, 0 < score ≤ 1; reason of 3+ characters)",
+      "400 invalid_request (score required to approve, 0 < score ≤ 1; reason of 3+ characters; a malformed Idempotency-Key)",
       "403 forbidden (not the brand)",
       "404 not_found",
       "409 already_decided | already_settled | settlement_in_progress | no_deliverable | invalid_state",
-      "502 chain_unavailable (decision kept; the payment resumes)",
+      "422 idempotency_key_reused",
+      "502 chain_unavailable | relay_unavailable (decision kept; the payment resumes)",
+      "503 not_configured (relay)",
     ],
   },
   {
@@ -389,22 +502,28 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary:
       "The brand takes back a milestone past its due date with nothing delivered: an escrow release paying the creator 0 and the brand the whole milestone. Honours Idempotency-Key.",
-    response: "{ milestone, settlement }",
+    response: "{ milestone, settlement }: the milestone refunded, the release paying the creator 0",
+    responseSchema: decisionResponse,
     errors: [
-      "403 forbidden",
+      "400 invalid_request (a malformed Idempotency-Key)",
+      "403 forbidden (not the brand)",
       "404 not_found",
       "409 invalid_state (not overdue, or delivered) | settlement_in_progress | already_settled",
-      "502 chain_unavailable (retry resumes)",
+      "422 idempotency_key_reused",
+      "502 chain_unavailable | relay_unavailable (retry resumes)",
+      "503 not_configured (relay)",
     ],
   },
   {
     method: "GET",
     path: "/api/relay/status",
+    query: relayStatusQuery,
     tag: "Verification and settlement",
     auth: false,
     summary: "Whether relayed (gasless) settlement is configured; `?chainId=`.",
     response: "{ configured, provider, chainId, supported, sponsor?, reason? }",
-    errors: ["400 invalid_request"],
+    responseSchema: relayStatusResponse,
+    errors: [],
   },
   {
     method: "POST",
@@ -414,9 +533,11 @@ export const endpoints: Endpoint[] = [
     body: addressBody,
     summary: "One-time 2.00 USDC testnet drip per address and per user.",
     response: '{ funded, amount: "2.00", txHash, reason?, address, chainId, status, explorerUrl }',
+    responseSchema: dripResponse,
     errors: [
-      "400 invalid_request",
+      "400 invalid_request (the zero address)",
       "403 faucet_disabled",
+      "409 conflict (busy with this address; retry)",
       "502 chain_unavailable (retry resumes)",
       "503 not_configured | unavailable (treasury empty)",
     ],
@@ -428,7 +549,8 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary: "On-chain reputation: settled milestones and their mean score.",
     response: "{ wallet, chainId, registry, count, score }",
-    errors: ["400 invalid_request", "502 chain_unavailable", "503 not_configured"],
+    responseSchema: reputationResponse,
+    errors: ["502 chain_unavailable", "503 not_configured (no registry)"],
   },
   {
     method: "POST",
@@ -438,7 +560,12 @@ export const endpoints: Endpoint[] = [
     body: passphraseBody,
     summary: "Exchange the demo passphrase for an unlock cookie.",
     response: "{ unlocked: true }",
-    errors: ["401 invalid_passphrase", "404 not_found", "429 rate_limited"],
+    responseSchema: unlockedResponse,
+    errors: [
+      "401 invalid_passphrase",
+      "404 not_found (no demo gate)",
+      "429 rate_limited (attempts per client)",
+    ],
   },
   {
     method: "POST",
@@ -447,6 +574,7 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary: "Seed the three starter deals for the calling brand, once.",
     response: "201|200 { created, deals }",
+    responseSchema: starterDealsResponse,
     errors: ["403 wrong_role"],
   },
   {
@@ -455,8 +583,31 @@ export const endpoints: Endpoint[] = [
     tag: "Operations",
     auth: false,
     summary: "Database and chain reachability.",
-    response: "{ ok, db, chain: { chainId, blockNumber } }",
-    errors: ["503 unavailable"],
+    response: "{ ok, db, chain: { chainId, blockNumber, name } }",
+    responseSchema: healthResponse,
+    errors: ["503 unavailable (details name what is down)"],
+  },
+  {
+    method: "GET",
+    path: "/api/cron/reconcile",
+    tag: "Operations",
+    auth: "cron",
+    query: reconcileQuery,
+    summary:
+      "The reconcile routine (a scheduler calls it with `Authorization: Bearer <CRON_SECRET>`): finishes settlements and transactions left pending, notices unreported fundings, records reputation, sends webhook deliveries and e-mails due, runs out review windows. `?settlement=` finishes just that settlement.",
+    response: "{ settlements, reputations, escrow, transactions, outbox?, timers? }",
+    responseSchema: reconcileResponse,
+    errors: ["401 unauthenticated (no or another cron secret)", "503 not_configured (CRON_SECRET)"],
+  },
+  {
+    method: "GET",
+    path: "/api/openapi.json",
+    tag: "Operations",
+    auth: false,
+    summary: "This reference as OpenAPI 3.1 (rendered at /docs).",
+    response: '{ openapi: "3.1.0", info, servers, paths, components }',
+    responseSchema: openApiDocumentResponse,
+    errors: [],
   },
   ...notificationAndWebhookEndpoints(),
   ...apiKeyEndpoints(),
@@ -477,7 +628,8 @@ function evidenceEndpoints(): Endpoint[] {
         "The posts the verifier read for this milestone, one per revision (parties only): status (ok | deleted | unreachable | blocked | unsupported), platform, canonical URL, author against the creator's declared handle, caption, content hash.",
       response:
         "{ evidence: [{ revision, status, platform, url, canonicalUrl, authorHandle, declaredHandle, authorMatches, caption, mediaType, thumbnailUrl, publishedAt, fetchedAt, contentHash, error }] }",
-      errors: ["404 not_found"],
+      responseSchema: evidenceListResponse,
+      errors: ["404 not_found (not a party)"],
     },
     {
       method: "GET",
@@ -486,27 +638,33 @@ function evidenceEndpoints(): Endpoint[] {
       auth: true,
       summary: "The caller's declared handle per platform.",
       response: "{ handles: [{ platform, handle, createdAt }] }",
-      errors: ["401 unauthenticated"],
+      responseSchema: handleListResponse,
+      errors: [],
     },
     {
       method: "PUT",
       path: "/api/profile/handles",
+      sessionOnly: true,
       tag: "Profile",
       auth: true,
       body: putHandleBody,
       summary:
         "Declare (or change) the caller's handle on a platform (instagram | tiktok | x | youtube | sandbox). A deliverable's post must be by this handle to be approved automatically.",
       response: "{ handle: { platform, handle, createdAt } }",
-      errors: ["400 invalid_request", "409 conflict (declared by another account)"],
+      responseSchema: handleResponse,
+      errors: ["409 conflict (declared by another account)"],
     },
     {
       method: "DELETE",
       path: "/api/profile/handles",
+      sessionOnly: true,
+      query: deleteHandleQuery,
       tag: "Profile",
       auth: true,
       summary: "Remove the caller's handle on one platform (?platform=…).",
       response: "204",
-      errors: ["400 invalid_request", "404 not_found"],
+      responseSchema: null,
+      errors: ["404 not_found"],
     },
     {
       method: "POST",
@@ -517,15 +675,18 @@ function evidenceEndpoints(): Endpoint[] {
       summary:
         "Publish a post on the sandbox platform (embedded setup). The first post claims the handle as the caller's sandbox handle; later posts must use it.",
       response: `201 { post: ${post} }`,
-      errors: ["400 invalid_request", "404 not_found (sandbox off)", "409 conflict (handle)"],
+      responseSchema: sandboxPostResponse,
+      errors: ["404 not_found (sandbox off)", "409 conflict (handle)"],
     },
     {
       method: "GET",
       path: "/api/social/posts",
+      query: pageQuery,
       tag: "Sandbox platform",
       auth: true,
       summary: "The caller's sandbox posts, newest first.",
-      response: `{ posts: [${post}] }`,
+      response: `{ posts: [${post}], nextCursor }`,
+      responseSchema: sandboxPostPageResponse,
       errors: ["404 not_found (sandbox off)"],
     },
     {
@@ -535,30 +696,33 @@ function evidenceEndpoints(): Endpoint[] {
       auth: true,
       summary: "Delete one of the caller's sandbox posts (its oEmbed answers 404 from then on).",
       response: "204",
+      responseSchema: null,
       errors: ["404 not_found"],
     },
     {
       method: "GET",
       path: "/api/social/oembed",
+      query: oembedQuery,
       tag: "Sandbox platform",
       auth: false,
       summary: "oEmbed of a sandbox post (?url=…): what the verifier reads, as from any platform.",
       response:
-        "{ version, type, provider_name, url, title, author_name, author_url, media_type, published_at }",
-      errors: ["400 invalid_request", "404 not_found (unknown or deleted post)"],
+        "{ version, type, provider_name, provider_url, url, title, author_name, author_url, media_type, published_at, thumbnail_url }",
+      responseSchema: oembedResponse,
+      errors: ["404 not_found (sandbox off, unknown or deleted post)"],
     },
   ];
 }
 
-// API keys (lib/auth/api-keys.ts). Managed with a session only: an API key or a bare
-// identity token gets 403 forbidden here.
+// API keys (lib/auth/api-keys.ts). Managed with a session only (sessionOnly: an API key or
+// a bare identity token gets 403 forbidden here).
 function apiKeyEndpoints(): Endpoint[] {
   const key = "{ id, name, prefix, scopes, expiresAt, lastUsedAt, revokedAt, createdAt }";
-  const sessionOnly = "403 forbidden (an API key or identity token; use a session)";
   return [
     {
       method: "POST",
       path: "/api/keys",
+      sessionOnly: true,
       tag: "API keys",
       auth: true,
       body: createApiKeyBody,
@@ -566,39 +730,43 @@ function apiKeyEndpoints(): Endpoint[] {
         "Create an API key (mk_…) with scopes read | write | settle and an optional expiry. The key is in this answer only; only its SHA-256 is stored.",
       response: `201 { key, apiKey: ${key} }`,
       responseSchema: createdApiKeyResponse,
-      errors: ["400 invalid_request", "401 unauthenticated", sessionOnly],
+      errors: [],
     },
     {
       method: "GET",
       path: "/api/keys",
+      sessionOnly: true,
+      query: pageQuery,
       tag: "API keys",
       auth: true,
       summary:
         "The caller's keys, newest first, revoked ones included (never the secrets). Query ?limit=1..100&cursor=.",
       response: `{ keys: [${key}], nextCursor }`,
       responseSchema: apiKeyPageResponse,
-      errors: ["400 invalid_request (bad cursor)", "401 unauthenticated", sessionOnly],
+      errors: [],
     },
     {
       method: "PATCH",
       path: "/api/keys/{id}",
+      sessionOnly: true,
       tag: "API keys",
       auth: true,
       body: renameApiKeyBody,
       summary: "Rename one of the caller's keys that is not revoked.",
       response: `{ apiKey: ${key} }`,
       responseSchema: apiKeyResponse,
-      errors: ["400 invalid_request", sessionOnly, "404 not_found"],
+      errors: ["404 not_found"],
     },
     {
       method: "DELETE",
       path: "/api/keys/{id}",
+      sessionOnly: true,
       tag: "API keys",
       auth: true,
       summary: "Revoke one of the caller's keys: it is 401 invalid_token from the next request on.",
       response: `{ apiKey: ${key} }`,
       responseSchema: apiKeyResponse,
-      errors: [sessionOnly, "404 not_found"],
+      errors: ["404 not_found"],
     },
   ];
 }
@@ -614,12 +782,14 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
     {
       method: "GET",
       path: "/api/notifications",
+      query: notificationsQuery,
       tag: "Notifications",
       auth: true,
       summary: `The caller's inbox, newest first: the other party's (and the service's) actions on their deals. Query ${page}&unread=true.`,
       response:
         "{ notifications: [{ id, read, createdAt, title, detail, event: { id, type, dealId, milestoneId, actor } }], nextCursor, unreadCount }",
-      errors: ["400 invalid_request (bad cursor)", "401 unauthenticated"],
+      responseSchema: notificationPageResponse,
+      errors: [],
     },
     {
       method: "GET",
@@ -628,7 +798,8 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       auth: true,
       summary: "How many of the caller's notifications are unread.",
       response: "{ unreadCount }",
-      errors: ["401 unauthenticated"],
+      responseSchema: unreadCountResponse,
+      errors: [],
     },
     {
       method: "POST",
@@ -639,7 +810,8 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       summary:
         "Mark notifications read: { ids } (the caller's own; others are ignored) or { all: true }.",
       response: "{ marked, unreadCount }",
-      errors: ["400 invalid_request", "401 unauthenticated"],
+      responseSchema: markReadResponse,
+      errors: [],
     },
     {
       method: "POST",
@@ -650,6 +822,7 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       summary:
         "Register an endpoint for the events of the caller's deals (all types, or the ones listed). The URL must be https on a public address. The signing secret is in this answer only.",
       response: `201 { endpoint: ${endpoint}, secret }`,
+      responseSchema: webhookSecretResponse,
       errors: [
         "400 invalid_request (incl. a private or non-https URL)",
         "409 conflict (20 endpoints)",
@@ -658,11 +831,13 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
     {
       method: "GET",
       path: "/api/webhooks",
+      query: pageQuery,
       tag: "Webhooks",
       auth: true,
       summary: `The caller's endpoints, newest first (never their secrets). Query ${page}.`,
       response: `{ endpoints: [${endpoint}], nextCursor }`,
-      errors: ["400 invalid_request (bad cursor)"],
+      responseSchema: webhookEndpointPageResponse,
+      errors: [],
     },
     {
       method: "GET",
@@ -672,6 +847,7 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       summary:
         "One of the caller's endpoints. `disabledReason` is set when the service disabled it after persistent failure.",
       response: `{ endpoint: ${endpoint} }`,
+      responseSchema: webhookEndpointResponse,
       errors: [notFound],
     },
     {
@@ -683,7 +859,8 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       summary:
         "Change url or eventTypes, enable (clears the disabled notice) or disable (pending deliveries fail; resend brings them back).",
       response: `{ endpoint: ${endpoint} }`,
-      errors: ["400 invalid_request", notFound],
+      responseSchema: webhookEndpointResponse,
+      errors: ["400 invalid_request (incl. a private or non-https URL)", notFound],
     },
     {
       method: "DELETE",
@@ -692,6 +869,7 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       auth: true,
       summary: "Remove an endpoint and its delivery log.",
       response: "{ deleted: true }",
+      responseSchema: deletedResponse,
       errors: [notFound],
     },
     {
@@ -701,27 +879,88 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       auth: true,
       summary: "A new signing secret, in this answer only; the old one stops signing at once.",
       response: `{ endpoint: ${endpoint}, secret }`,
+      responseSchema: webhookSecretResponse,
       errors: [notFound],
     },
     {
       method: "GET",
       path: "/api/webhooks/{id}/deliveries",
+      query: pageQuery,
       tag: "Webhooks",
       auth: true,
       summary: `The endpoint's delivery log, newest first, with status codes and errors. Resend one with POST /api/webhooks/{id}/deliveries/{deliveryId}/resend (202; refused with 409 invalid_state while the endpoint is disabled). Query ${page}.`,
       response:
         "{ deliveries: [{ id, eventId, eventType, status: pending|delivered|failed, attempts, lastStatusCode, lastError, nextAttemptAt, deliveredAt, createdAt }], nextCursor }",
-      errors: ["400 invalid_request (bad cursor)", notFound],
+      responseSchema: webhookDeliveryPageResponse,
+      errors: [notFound],
+    },
+    {
+      method: "POST",
+      path: "/api/webhooks/{id}/deliveries/{deliveryId}/resend",
+      tag: "Webhooks",
+      auth: true,
+      summary:
+        "Queue a delivery again (also one already delivered: the receiver de-duplicates on the event id), due now with a fresh retry budget; it is sent right after this answer.",
+      response: "202 { delivery }",
+      responseSchema: webhookDeliveryResponse,
+      errors: [
+        "404 not_found (endpoint or delivery)",
+        "409 invalid_state (the endpoint is disabled, or the delivery is being sent right now)",
+      ],
     },
   ];
 }
 
 // The document is built by zod-openapi (a maintained zod 4 → OpenAPI 3.1 library) from the
-// same zod schemas the handlers validate with: request bodies, path parameters and, where an
-// endpoint declares one, its success response. Every error an endpoint lists becomes a
-// response of its status, with the contract's error envelope.
+// same zod schemas the handlers validate with: request bodies, path and query parameters and
+// the success response. Every error an endpoint can answer becomes a response of its status,
+// with the contract's error envelope: its own (`errors`) and those of its kind (`errorsOf`).
 
 const errorEnvelope = errorEnvelopeSchema;
+
+const isRead = (e: Endpoint) => e.method === "GET";
+
+/**
+ * Every error the endpoint can answer: its own, then those route() and the authenticators
+ * answer for any endpoint of its kind (lib/http.ts, lib/auth/caller.ts). A code the
+ * endpoint's own list already names under that status is not repeated.
+ */
+export function errorsOf(e: Endpoint): string[] {
+  const generic: string[] = [];
+  if (e.body) {
+    generic.push("400 invalid_json | invalid_request (the body)");
+    generic.push("413 payload_too_large (over 64 KiB)");
+    generic.push("415 unsupported_media_type (a body not sent as application/json)");
+  }
+  if (e.query || /\{\w+\}/.test(e.path))
+    generic.push(`400 invalid_request (${e.query ? "the query" : "the path"})`);
+  if (e.auth === true) {
+    generic.push("401 unauthenticated | invalid_token");
+    generic.push(
+      e.sessionOnly
+        ? "403 forbidden (an API key or identity token: account and session management needs a session)"
+        : `403 insufficient_scope (an API key without the ${isRead(e) ? "read" : "needed"} scope)`,
+    );
+    if (!isRead(e)) generic.push("403 csrf_rejected (the session cookie, from another site)");
+    if (!e.sessionOnly) generic.push("429 rate_limited (per API key and per user)");
+  }
+  generic.push("500 internal");
+  const own = new Set(
+    e.errors.flatMap((text) => {
+      const [, status, codes] = /^(\d{3}) (.+)$/.exec(text.replace(/\([^)]*\)/g, "")) ?? [];
+      return (codes ?? "").split("|").map((c) => `${status} ${c.trim()}`);
+    }),
+  );
+  const added = generic.flatMap((text) => {
+    const [, status, codes = "", note = ""] = /^(\d{3}) ([^(]+?)\s*(\(.*\))?$/.exec(text) ?? [];
+    const left = codes
+      .split("|")
+      .map((c) => c.trim())
+      .filter((c) => !own.has(`${status} ${c}`));
+    return left.length ? [`${status} ${left.join(" | ")}${note ? ` ${note}` : ""}`] : [];
+  });
+  return [...e.errors, ...added];
+}
 
 /** "201 { … }" → "201"; no leading status → "200". */
 function successStatus(e: Endpoint): string {
@@ -749,14 +988,25 @@ function operationOf(e: Endpoint): ZodOpenApiOperationObject {
   return {
     tags: [e.tag],
     summary: e.summary,
-    ...(pathParams.length
+    ...(pathParams.length || e.query
       ? {
           requestParams: {
-            path: z.object(Object.fromEntries(pathParams.map((n) => [n, z.string()]))),
+            ...(pathParams.length
+              ? { path: z.object(Object.fromEntries(pathParams.map((n) => [n, z.string()]))) }
+              : {}),
+            ...(e.query ? { query: e.query as z.ZodObject } : {}),
           },
         }
       : {}),
-    ...(e.auth ? { security: [{ bearer: [] }, { cookie: [] }] } : {}),
+    ...(e.auth === true
+      ? {
+          security: e.sessionOnly
+            ? [{ sessionBearer: [] }, { cookie: [] }]
+            : [{ bearer: [] }, { cookie: [] }],
+        }
+      : e.auth === "cron"
+        ? { security: [{ cronSecret: [] }] }
+        : {}),
     ...(e.body
       ? { requestBody: { required: true, content: { "application/json": { schema: e.body } } } }
       : {}),
@@ -767,7 +1017,7 @@ function operationOf(e: Endpoint): ZodOpenApiOperationObject {
           ? { content: { "application/json": { schema: e.responseSchema } } }
           : {}),
       },
-      ...errorResponses(e.errors),
+      ...errorResponses(errorsOf(e)),
     },
   };
 }
@@ -792,7 +1042,18 @@ export function openApiDocument(serverUrl: string) {
           description:
             "An API key (mk_…, from /settings/keys or POST /api/keys; 403 insufficient_scope outside its scopes: GET/HEAD need read, settle/decision/refund/cancel need settle, other writes need write), the session token from POST /api/auth/session, or the identity provider's ID token. API keys and ID tokens are rate-limited per key and per user: 429 rate_limited with Retry-After and RateLimit-* headers.",
         },
+        sessionBearer: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "Account and session management (sign-out, role, wallet, profile, handles, API keys) takes a session only: the session token from POST /api/auth/session, or the cookie. An API key or a bare identity token is refused with 403 forbidden.",
+        },
         cookie: { type: "apiKey", in: "cookie", name: "milestone.session-token" },
+        cronSecret: {
+          type: "http",
+          scheme: "bearer",
+          description: "The deployment's CRON_SECRET (GET /api/cron/reconcile only).",
+        },
       },
     },
     paths,

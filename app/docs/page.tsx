@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { z } from "zod";
 import { TryIt } from "@/components/docs/try-it";
 import { WebhookDocs } from "@/components/webhooks/webhook-docs";
-import { endpoints } from "@/lib/openapi";
+import { endpoints, errorsOf } from "@/lib/openapi";
 
 export const metadata: Metadata = { title: "API reference" };
 
@@ -48,8 +48,10 @@ export default function DocsPage() {
           with <code>RateLimit-*</code> headers), the token <code>POST /api/auth/session</code>{" "}
           returns, or your identity provider&apos;s ID token. Every error has one shape:{" "}
           <code>{'{ "error": { "code", "message", "details"? } }'}</code>. Amounts the service
-          computes are decimal strings in USDC; ids are UUIDs. Machine-readable:{" "}
-          <a href="/api/openapi.json">/api/openapi.json</a>.
+          computes are decimal strings in USDC; ids are UUIDs. Account and session management
+          (sign-out, role, wallet, display name, handles, API keys) is <em>session only</em>: an API
+          key, whatever its scopes, or a bare identity token gets <code>403 forbidden</code> there.
+          Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a>.
         </p>
       </section>
       <section className="card stack" aria-labelledby="money-flow">
@@ -75,7 +77,7 @@ export default function DocsPage() {
       </section>
       <TryIt
         endpoints={endpoints
-          .filter((e) => e.auth && !e.path.startsWith("/api/keys"))
+          .filter((e) => e.auth === true && !e.sessionOnly)
           .map((e) => ({
             method: e.method,
             path: e.path,
@@ -102,7 +104,13 @@ export default function DocsPage() {
                   </span>
                   <code>{e.path}</code>
                   <span className="badge neutral">
-                    {e.auth ? "auth: bearer or cookie" : "no auth"}
+                    {e.auth === "cron"
+                      ? "auth: the cron secret"
+                      : e.sessionOnly
+                        ? "session only: not with an API key"
+                        : e.auth
+                          ? "auth: bearer or cookie"
+                          : "no auth"}
                   </span>
                 </div>
                 <p style={{ margin: 0 }}>{e.summary}</p>
@@ -118,11 +126,9 @@ export default function DocsPage() {
                 <div className="small">
                   <strong>Response:</strong> <code>{e.response}</code>
                 </div>
-                {e.errors.length ? (
-                  <div className="small muted">
-                    <strong>Errors:</strong> {e.errors.join(" · ")}
-                  </div>
-                ) : null}
+                <div className="small muted">
+                  <strong>Errors:</strong> {errorsOf(e).join(" · ")}
+                </div>
               </article>
             ))}
         </section>

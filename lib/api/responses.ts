@@ -2,10 +2,19 @@ import { z } from "zod";
 import {
   dealEventTypes,
   dealStatuses,
+  deliveryStatuses,
+  evidenceStatuses,
   milestoneStatuses,
+  profileTypes,
   settlementVias,
   txStatuses,
 } from "@/db/schema";
+import type { UserJson } from "@/lib/auth/users";
+import type { WalletNonceJson } from "@/lib/auth/wallet";
+import type { DripResult } from "@/lib/chain/faucet";
+import type { RelayStatus } from "@/lib/chain/relay";
+import type { Reputation } from "@/lib/chain/reputation";
+import type { TestFundsResult } from "@/lib/chain/test-funds";
 import type { DealPage } from "@/lib/deals/deals";
 import type { MilestoneDetailJson } from "@/lib/deals/milestones";
 import type {
@@ -16,12 +25,21 @@ import type {
   SettlementJson,
   VerdictJson,
 } from "@/lib/deals/serialize";
+import type { FundingTermsJson } from "@/lib/escrow/deals";
 import type { DealEventJson } from "@/lib/events/events";
+import type { Health } from "@/lib/health";
+import type { NotificationJson } from "@/lib/notify/inbox";
+import type { HandleJson } from "@/lib/profile/handles";
 import type { DecideResult } from "@/lib/settle/decisions";
+import type { ReconcileReport } from "@/lib/settle/reconcile";
 import type { AppealJson, DealDetailJson, DecisionJson, ReviewJson } from "@/lib/settle/review";
 import type { SettleResult } from "@/lib/settle/settle";
+import type { SandboxPostJson } from "@/lib/social/posts";
+import type { ProfileJson } from "@/lib/users/profile";
+import type { EvidenceJson } from "@/lib/verify/evidence/read";
+import type { WebhookDeliveryJson, WebhookEndpointJson } from "@/lib/webhooks/endpoints";
 
-// The success responses of the main endpoints as zod schemas: documented in the OpenAPI
+// The success responses of every documented endpoint as zod schemas: documented in the OpenAPI
 // reference (lib/openapi.ts, `responseSchema`) and checked against real answers of the
 // route handlers by test/api/responses.test.ts, so the reference cannot drift from the code.
 // The JSON itself is built in lib/deals/serialize.ts, lib/settle/review.ts and
@@ -149,7 +167,11 @@ export const appealSchema = z
 export const decisionSchema = z
   .object({
     id: z.uuid(),
-    revision: z.number().int().positive(),
+    revision: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe("0: the refund of an overdue milestone with nothing delivered"),
     approved: z.boolean(),
     score,
     reason: z.string(),
@@ -259,6 +281,298 @@ export const decisionResponse = z.object({
 export const appealResponse = z.object({ appeal: appealSchema, milestone: milestoneDetailSchema });
 export const dealEventPageResponse = z.object({ events: z.array(dealEventSchema), nextCursor });
 
+// ── Escrow ────────────────────────────────────────────────────────────────────────────
+
+// Typed as viem's `0x${string}` (the code's types), checked by the exact pattern.
+type Hex = `0x${string}`;
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<Hex>;
+const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/) as unknown as z.ZodType<Hex>;
+const units = z.string().regex(/^\d+$/).describe("USDC base units (6 decimals)");
+
+export const fundingTermsSchema = z
+  .object({
+    chainId: z.number().int(),
+    escrow: address,
+    usdc: address,
+    dealKey: hex32,
+    evaluator: address.describe("This service: the only address that can release milestones"),
+    deadline: z.number().int().describe("Unix seconds"),
+    graceSeconds: z.number().int(),
+    amounts: z.array(units).describe("Milestone amounts, in order"),
+    total: decimal,
+    totalUnits: units,
+    authorizationNonce: hex32
+      .nullable()
+      .describe("The EIP-3009 nonce a gasless authorization must carry (given ?brand=)"),
+    status: z.enum(dealStatuses),
+  })
+  .meta({ id: "FundingTerms" });
+export const fundingTermsResponse = z.object({ funding: fundingTermsSchema });
+
+// ── Auth and profile ──────────────────────────────────────────────────────────────────
+
+export const userSchema = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    profileType: z.enum(profileTypes),
+    walletAddress: address.nullable().describe("EIP-55; null until a wallet is proven"),
+  })
+  .meta({ id: "User" });
+export const userResponse = z.object({ user: userSchema });
+export const sessionResponse = z.object({
+  user: userSchema,
+  token: z.string().describe("The session token, for Authorization: Bearer"),
+  expiresAt: iso,
+});
+export const signedOutResponse = z.object({ signedOut: z.literal(true) });
+export const walletNonceResponse = z
+  .object({
+    nonce: z.string(),
+    issuedAt: iso,
+    expiresAt: iso,
+    domain: z.string(),
+    uri: z.string(),
+    statement: z.string(),
+    chainId: z.number().int(),
+    message: z.string().optional().describe("The SIWE message to sign (given ?address=)"),
+  })
+  .meta({ id: "WalletNonce" });
+
+export const profileSchema = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    profileType: z.enum(profileTypes),
+    displayName: z.string().nullable().describe("null: none set (the e-mail is shown)"),
+  })
+  .meta({ id: "Profile" });
+export const profileResponse = z.object({ profile: profileSchema });
+
+export const handleSchema = z
+  .object({ platform: z.string(), handle: z.string(), createdAt: iso })
+  .meta({ id: "Handle" });
+export const handleListResponse = z.object({ handles: z.array(handleSchema) });
+export const handleResponse = z.object({ handle: handleSchema });
+
+// ── Evidence and the sandbox platform ───────────────────────────────────────────────
+
+export const evidenceSchema = z
+  .object({
+    revision: z.number().int().positive(),
+    status: z.enum(evidenceStatuses),
+    platform: z.string(),
+    url: z.string(),
+    canonicalUrl: z.string().nullable(),
+    authorHandle: z.string().nullable(),
+    declaredHandle: z.string().nullable().describe("The creator's declared handle there now"),
+    authorMatches: z.boolean(),
+    caption: z.string().nullable(),
+    mediaType: z.string().nullable(),
+    thumbnailUrl: z.string().nullable(),
+    publishedAt: iso.nullable(),
+    fetchedAt: iso,
+    contentHash: z.string(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: "Evidence" });
+export const evidenceListResponse = z.object({ evidence: z.array(evidenceSchema) });
+
+export const sandboxPostSchema = z
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    handle: z.string(),
+    caption: z.string(),
+    mediaType: z.string(),
+    createdAt: iso,
+    deleted: z.boolean(),
+  })
+  .meta({ id: "SandboxPost" });
+export const sandboxPostResponse = z.object({ post: sandboxPostSchema });
+export const sandboxPostPageResponse = z.object({ posts: z.array(sandboxPostSchema), nextCursor });
+export const oembedResponse = z
+  .object({
+    version: z.literal("1.0"),
+    type: z.enum(["photo", "video"]),
+    provider_name: z.string(),
+    provider_url: z.string(),
+    url: z.string(),
+    title: z.string(),
+    author_name: z.string(),
+    author_url: z.string(),
+    media_type: z.string(),
+    published_at: iso,
+    thumbnail_url: z.string().nullable(),
+  })
+  .meta({ id: "OEmbed" });
+
+// ── Notifications and webhooks ──────────────────────────────────────────────────────
+
+export const notificationSchema = z
+  .object({
+    id: z.uuid(),
+    read: z.boolean(),
+    createdAt: iso,
+    title: z.string(),
+    detail: z.string().nullable(),
+    event: z.object({
+      id: z.uuid(),
+      type: z.enum(dealEventTypes),
+      dealId: z.uuid(),
+      milestoneId: z.uuid().nullable(),
+      actor: z.enum(["brand", "creator", "service"]),
+    }),
+  })
+  .meta({ id: "Notification" });
+const unreadCountField = z.number().int().nonnegative();
+export const notificationPageResponse = z.object({
+  notifications: z.array(notificationSchema),
+  nextCursor,
+  unreadCount: unreadCountField,
+});
+export const unreadCountResponse = z.object({ unreadCount: unreadCountField });
+export const markReadResponse = z.object({
+  marked: z.number().int().nonnegative().describe("How many were unread and are now read"),
+  unreadCount: unreadCountField,
+});
+
+export const webhookEndpointSchema = z
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    eventTypes: z.array(z.enum(dealEventTypes)).describe("Empty: every type"),
+    enabled: z.boolean(),
+    disabledReason: z
+      .string()
+      .nullable()
+      .describe("Why the service disabled it (persistent failure)"),
+    disabledAt: iso.nullable(),
+    createdAt: iso,
+    updatedAt: iso,
+  })
+  .meta({ id: "WebhookEndpoint" });
+export const webhookDeliverySchema = z
+  .object({
+    id: z.uuid(),
+    eventId: z.uuid().describe("The event's id: the receiver de-duplicates on it"),
+    eventType: z.enum(dealEventTypes),
+    status: z.enum(deliveryStatuses),
+    attempts: z.number().int().nonnegative(),
+    lastStatusCode: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    nextAttemptAt: iso.nullable().describe("When the next attempt is due (pending only)"),
+    deliveredAt: iso.nullable(),
+    createdAt: iso,
+  })
+  .meta({ id: "WebhookDelivery" });
+export const webhookEndpointResponse = z.object({ endpoint: webhookEndpointSchema });
+export const webhookSecretResponse = z.object({
+  endpoint: webhookEndpointSchema,
+  secret: z.string().describe("The signing secret: shown in this answer only"),
+});
+export const webhookEndpointPageResponse = z.object({
+  endpoints: z.array(webhookEndpointSchema),
+  nextCursor,
+});
+export const deletedResponse = z.object({ deleted: z.literal(true) });
+export const webhookDeliveryPageResponse = z.object({
+  deliveries: z.array(webhookDeliverySchema),
+  nextCursor,
+});
+export const webhookDeliveryResponse = z.object({ delivery: webhookDeliverySchema });
+
+// ── Chain, demo and operations ──────────────────────────────────────────────────────
+
+export const dripResponse = z
+  .object({
+    funded: z.boolean().describe("false: this address or user had its drip already"),
+    amount: z.string().describe('"2.00"'),
+    txHash: hex32,
+    reason: z.literal("already_funded").optional(),
+    address,
+    chainId: z.number().int(),
+    status: z.enum(txStatuses),
+    explorerUrl: z.string().nullable(),
+  })
+  .meta({ id: "Drip" });
+export const testFundsResponse = z.object({
+  address,
+  amount: z.string(),
+  txHash: hex32,
+  explorerUrl: z.string().nullable(),
+});
+export const reputationResponse = z
+  .object({
+    wallet: address,
+    chainId: z.number().int(),
+    registry: address,
+    count: z.number().int().nonnegative(),
+    score: score.nullable().describe("Mean score; null before any record"),
+  })
+  .meta({ id: "Reputation" });
+export const relayStatusResponse = z
+  .object({
+    configured: z.boolean(),
+    provider: z.enum(["local", "gelato"]).nullable(),
+    chainId: z.number().int(),
+    supported: z.boolean(),
+    sponsor: address.optional(),
+    reason: z.string().optional(),
+  })
+  .meta({ id: "RelayStatus" });
+export const healthResponse = z.object({
+  ok: z.literal(true),
+  db: z.literal("ok"),
+  chain: z.object({
+    chainId: z.number().int(),
+    blockNumber: z.number().int().nonnegative(),
+    name: z.string(),
+  }),
+});
+export const unlockedResponse = z.object({ unlocked: z.literal(true) });
+export const starterDealsResponse = z.object({
+  created: z.number().int().nonnegative().describe("0: they existed already (200)"),
+  deals: z.array(dealSchema),
+});
+const drained = z.object({
+  retrying: z.number().int(),
+  failed: z.number().int(),
+});
+export const reconcileResponse = z.object({
+  settlements: z.object({
+    confirmed: z.number().int(),
+    stillPending: z.number().int(),
+    busy: z.number().int(),
+    failed: z.number().int(),
+  }),
+  reputations: z.number().int(),
+  escrow: z.object({
+    funded: z.number().int(),
+    assigned: z.number().int(),
+    closed: z.number().int(),
+    failed: z.number().int(),
+  }),
+  transactions: z.object({
+    confirmed: z.number().int(),
+    failed: z.number().int(),
+    stillPending: z.number().int(),
+  }),
+  outbox: z
+    .object({
+      webhooks: drained.extend({ delivered: z.number().int() }),
+      emails: drained.extend({ sent: z.number().int() }),
+    })
+    .optional(),
+  timers: z
+    .object({ reviewWindowsElapsed: z.number().int(), overdue: z.number().int() })
+    .optional(),
+});
+export const openApiDocumentResponse = z
+  .object({ openapi: z.literal("3.1.0") })
+  .catchall(z.unknown())
+  .describe("This document");
+
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
 // ── The schemas against the code's types ────────────────────────────────────────────
@@ -283,4 +597,20 @@ export type SchemaChecks = [
   Assignable<z.infer<typeof dealPageResponse>, DealPage>,
   Assignable<z.infer<typeof settleResponse>, SettleResult>,
   Assignable<z.infer<typeof decisionResponse>, DecideResult>,
+  Assignable<z.infer<typeof fundingTermsSchema>, FundingTermsJson & { status: string }>,
+  Assignable<z.infer<typeof userSchema>, UserJson>,
+  Assignable<z.infer<typeof walletNonceResponse>, WalletNonceJson>,
+  Assignable<z.infer<typeof profileSchema>, ProfileJson>,
+  Assignable<z.infer<typeof handleSchema>, HandleJson>,
+  Assignable<z.infer<typeof evidenceSchema>, EvidenceJson>,
+  Assignable<z.infer<typeof sandboxPostSchema>, SandboxPostJson>,
+  Assignable<z.infer<typeof notificationSchema>, NotificationJson>,
+  Assignable<z.infer<typeof webhookEndpointSchema>, WebhookEndpointJson>,
+  Assignable<z.infer<typeof webhookDeliverySchema>, WebhookDeliveryJson>,
+  Assignable<z.infer<typeof dripResponse>, DripResult>,
+  Assignable<z.infer<typeof testFundsResponse>, TestFundsResult>,
+  Assignable<z.infer<typeof reputationResponse>, Reputation>,
+  Assignable<z.infer<typeof relayStatusResponse>, RelayStatus>,
+  Assignable<z.infer<typeof healthResponse>, Health>,
+  Assignable<z.infer<typeof reconcileResponse>, ReconcileReport>,
 ];

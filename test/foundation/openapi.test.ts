@@ -11,9 +11,7 @@ import { call } from "../helpers/http";
 describe("API reference", () => {
   it("lists only real routes and methods", async () => {
     for (const e of endpoints) {
-      const dir = e.path
-        .replace(/^\//, "")
-        .replace(/\{(\w+)\}/g, (_m, name) => `[${name === "wallet" ? "wallet" : "id"}]`);
+      const dir = e.path.replace(/^\//, "").replace(/\{(\w+)\}/g, (_m, name) => `[${name}]`);
       const file = path.resolve("app", dir, "route.ts");
       expect(existsSync(file), `${e.method} ${e.path} → ${file}`).toBe(true);
       const mod = await import(file);
