@@ -30,7 +30,7 @@ export function SandboxStudio() {
   const load = useCallback(async () => {
     try {
       const [p, h] = await Promise.all([
-        apiFetch<{ posts: Post[] }>("/api/social/posts"),
+        apiFetch<{ posts: Post[] }>("/api/social/posts?limit=50"),
         apiFetch<{ handles: Handle[] }>("/api/profile/handles"),
       ]);
       setPosts(p.posts);

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { type SandboxPost, sandboxPosts } from "@/db/schema";
 
@@ -19,13 +19,29 @@ export async function findSandboxPost(db: DbOrTx, id: string): Promise<SandboxPo
   return row ?? null;
 }
 
-export function listSandboxPosts(db: DbOrTx, userId: string, limit = 50): Promise<SandboxPost[]> {
-  return db
-    .select()
+const createdAtText = sql<string>`to_char(${sandboxPosts.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+export type SandboxPostRow = SandboxPost & { createdAtText: string };
+
+/**
+ * The user's posts, newest first, `limit` of them after the (createdAt, id) position a
+ * previous page ended on (microseconds, as the column keeps them: rows inserted meanwhile
+ * never shift a later page).
+ */
+export async function listSandboxPosts(
+  db: DbOrTx,
+  p: { userId: string; limit: number; before?: { createdAt: string; id: string } },
+): Promise<SandboxPostRow[]> {
+  const position = p.before
+    ? sql`(${sandboxPosts.createdAt}, ${sandboxPosts.id}) < (${p.before.createdAt}::timestamptz, ${p.before.id}::uuid)`
+    : undefined;
+  const rows = await db
+    .select({ post: sandboxPosts, createdAtText })
     .from(sandboxPosts)
-    .where(and(eq(sandboxPosts.userId, userId), isNull(sandboxPosts.deletedAt)))
-    .orderBy(desc(sandboxPosts.createdAt))
-    .limit(limit);
+    .where(and(eq(sandboxPosts.userId, p.userId), isNull(sandboxPosts.deletedAt), position))
+    .orderBy(desc(sandboxPosts.createdAt), desc(sandboxPosts.id))
+    .limit(p.limit);
+  return rows.map((r) => ({ ...r.post, createdAtText: r.createdAtText }));
 }
 
 /** Marks the owner's post deleted; false when it is not theirs or already deleted. */

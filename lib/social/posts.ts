@@ -16,6 +16,7 @@ import {
 import type { SandboxPost, User } from "@/db/schema";
 import { sandboxOrigin, sandboxSocialEnabled } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
+import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@/lib/pagination";
 import { handleText } from "@/lib/profile/handles";
 import { sandboxPostId, sandboxPostUrl } from "@/lib/verify/evidence/sandbox";
 
@@ -95,9 +96,21 @@ export async function publishPost(
   return sandboxPostJson(post);
 }
 
-export async function myPosts(db: Db, caller: Caller): Promise<SandboxPostJson[]> {
+const postPosition = z.object({ createdAt: z.string().max(40), id: z.uuid() });
+
+/** GET /api/social/posts: the caller's posts, newest first, a page at a time. */
+export async function myPosts(
+  db: Db,
+  caller: Caller,
+  page: PageQuery,
+): Promise<Page<SandboxPostJson>> {
   requireSandbox();
-  return (await listSandboxPosts(db, caller.id)).map(sandboxPostJson);
+  const list = `sandbox-posts:${caller.id}`;
+  const before = page.cursor ? decodeCursor(list, page.cursor, postPosition) : undefined;
+  const rows = await listSandboxPosts(db, { userId: caller.id, limit: page.limit + 1, before });
+  return toPage(rows, page.limit, sandboxPostJson, (r) =>
+    encodeCursor(list, { createdAt: r.createdAtText, id: r.id }),
+  );
 }
 
 export async function removePost(db: Db, caller: Caller, id: string): Promise<void> {

@@ -1,11 +1,13 @@
 import { requireUser } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
+import { pageQuery } from "@/lib/pagination";
 import { myPosts, publishBody, publishPost } from "@/lib/social/posts";
 
-// GET /api/social/posts – the caller's sandbox posts, newest first
-export const GET = route({ auth: requireUser }, async ({ user }) => {
-  return Response.json({ posts: await myPosts(await getDb(), user) });
+// GET /api/social/posts – the caller's sandbox posts, newest first (cursor-paginated)
+export const GET = route({ auth: requireUser, query: pageQuery }, async ({ user, query }) => {
+  const page = await myPosts(await getDb(), user, query);
+  return Response.json({ posts: page.items, nextCursor: page.nextCursor });
 });
 
 // POST /api/social/posts – publish a post on the sandbox platform; answers its URL
