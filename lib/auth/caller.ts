@@ -126,7 +126,9 @@ export async function requireUser(req: Request): Promise<User> {
 
 /**
  * The caller signed in with a session (cookie or session bearer token), for what an API key
- * or a bare identity token must not do: managing API keys. 403 `forbidden` for those.
+ * or a bare identity token must not do: account and session management — API keys, signing
+ * out everywhere, the role, the payout wallet, the display name and platform handles (a
+ * leaked key must not be able to take the account over). 403 `forbidden` for those.
  */
 export async function requireSessionUser(req: Request): Promise<User> {
   const bearer = bearerToken(req);
@@ -138,7 +140,7 @@ export async function requireSessionUser(req: Request): Promise<User> {
     else await userFromBearer(req, bearer);
     throw new AppError(
       "forbidden",
-      "API keys are managed with a signed-in session, not with an API key or identity token.",
+      "Account and session management (API keys, sign-out, role, wallet, profile, handles) needs a signed-in session, not an API key or identity token.",
     );
   }
   return requireUser(req);

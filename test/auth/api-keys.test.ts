@@ -2,9 +2,9 @@ import { createHash, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as meGET } from "@/app/api/auth/me/route";
-import { POST as rolePOST } from "@/app/api/auth/role/route";
 import { DELETE as keyDELETE, PATCH as keyPATCH } from "@/app/api/keys/[id]/route";
 import { GET as keysGET, POST as keysPOST } from "@/app/api/keys/route";
+import { POST as readPOST } from "@/app/api/notifications/read/route";
 import { POST as settlePOST } from "@/app/api/settle/route";
 import { getDb } from "@/db/client";
 import { apiKeys, rateLimits } from "@/db/schema";
@@ -61,10 +61,10 @@ describe("API key lifecycle", () => {
     expect(Number(used.headers.get("ratelimit-remaining"))).toBeLessThan(120);
 
     // scope refused: a write with a read-only key
-    const write = await call(rolePOST, {
-      path: "/api/auth/role",
+    const write = await call(readPOST, {
+      path: "/api/notifications/read",
       token: key,
-      body: { profileType: "organization" },
+      body: { all: true },
     });
     expect(write.status).toBe(403);
     expect(write.body.error).toMatchObject({
@@ -174,13 +174,14 @@ describe("API key lifecycle", () => {
   it("a write key can write", async () => {
     const session = await signIn();
     const { key } = await createKey(session, { scopes: ["write"] });
-    const res = await call(rolePOST, {
-      path: "/api/auth/role",
+    // (Switching the role is account management, session-only: test/api/session-only.test.ts.)
+    const res = await call(readPOST, {
+      path: "/api/notifications/read",
       token: key,
-      body: { profileType: "organization" },
+      body: { all: true },
     });
     expect(res.status).toBe(200);
-    expect(res.body.user.profileType).toBe("organization");
+    expect(res.body).toEqual({ marked: 0, unreadCount: 0 });
   });
 });
 

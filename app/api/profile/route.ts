@@ -1,4 +1,4 @@
-import { requireUser } from "@/lib/auth/caller";
+import { requireSessionUser, requireUser } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
 import { getProfile, profilePatchBody, updateProfile } from "@/lib/users/profile";
@@ -11,9 +11,11 @@ export const GET = route({ auth: requireUser }, async ({ user }) =>
   ),
 );
 
-// PATCH /api/profile { displayName } – set it (null or "" removes it)
-export const PATCH = route({ auth: requireUser, body: profilePatchBody }, async ({ user, body }) =>
-  Response.json({ profile: await updateProfile(await getDb(), user, body) }),
+// PATCH /api/profile { displayName } – set it (null or "" removes it); a session only
+export const PATCH = route(
+  { auth: requireSessionUser, body: profilePatchBody },
+  async ({ user, body }) =>
+    Response.json({ profile: await updateProfile(await getDb(), user, body) }),
 );
 
 export const { POST, PUT, DELETE, OPTIONS } = methodNotAllowed(["GET", "PATCH"]);

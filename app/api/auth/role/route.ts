@@ -1,13 +1,14 @@
 import { setProfileType } from "@/db/queries/users";
-import { requireUser } from "@/lib/auth/caller";
+import { requireSessionUser } from "@/lib/auth/caller";
 import { roleBody } from "@/lib/auth/schemas";
 import { toUserJson } from "@/lib/auth/users";
 import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { methodNotAllowed, route } from "@/lib/http";
 
-// POST /api/auth/role – switch the caller's active role (access still follows ownership)
-export const POST = route({ auth: requireUser, body: roleBody }, async ({ user, body }) => {
+// POST /api/auth/role – switch the caller's active role (access still follows ownership).
+// Account management: a session only (an API key or identity token gets 403).
+export const POST = route({ auth: requireSessionUser, body: roleBody }, async ({ user, body }) => {
   const updated = await setProfileType(await getDb(), {
     userId: user.id,
     profileType: body.profileType,

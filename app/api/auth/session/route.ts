@@ -1,5 +1,5 @@
 import { revokeSessions } from "@/db/queries/users";
-import { optionalUser } from "@/lib/auth/caller";
+import { requireSessionUser } from "@/lib/auth/caller";
 import { sessionBody } from "@/lib/auth/schemas";
 import { clearedSessionCookie, sessionCookie } from "@/lib/auth/session";
 import { signIn } from "@/lib/auth/sign-in";
@@ -17,12 +17,15 @@ export const POST = route({ body: sessionBody }, async ({ body }) => {
   );
 });
 
-// Signing out with a token that no longer works is already done: not an error.
+// Signing out with a token that no longer works (or with nothing) is already done: not an
+// error. Signing out everywhere is session management: an API key or a bare identity token
+// gets 403 forbidden (requireSessionUser), even a write-scoped key.
 async function signingOutUser(req: Request) {
   try {
-    return await optionalUser(req);
+    return await requireSessionUser(req);
   } catch (err) {
-    if (err instanceof AppError && err.code === "invalid_token") return null;
+    if (err instanceof AppError && (err.code === "invalid_token" || err.code === "unauthenticated"))
+      return null;
     throw err;
   }
 }
