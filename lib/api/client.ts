@@ -1,16 +1,25 @@
 import type { z } from "zod";
+import type { UserJson } from "@/lib/auth/users";
 import type { DealPage } from "@/lib/deals/deals";
 import type { MilestoneDetailJson } from "@/lib/deals/milestones";
 import type { createDealBody, dealListQuery, deliverableBody } from "@/lib/deals/schemas";
 import type { DealJson, VerdictJson } from "@/lib/deals/serialize";
 import type { ErrorCode } from "@/lib/errors";
+import type { FundingTermsJson } from "@/lib/escrow/deals";
 import type { DealEventJson } from "@/lib/events/events";
+import type { NotificationJson } from "@/lib/notify/inbox";
+import type { MarkReadBody } from "@/lib/notify/schemas";
 import type { DecideResult } from "@/lib/settle/decisions";
 import type { AppealJson, DealDetailJson } from "@/lib/settle/review";
 import type { decisionBody, settleBody } from "@/lib/settle/schemas";
 import type { SettleResult } from "@/lib/settle/settle";
+import type { ProfileJson } from "@/lib/users/profile";
+import type { EvidenceJson } from "@/lib/verify/evidence/read";
+import type { WebhookDeliveryJson, WebhookEndpointJson } from "@/lib/webhooks/endpoints";
+import type { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 
-// A thin typed client for the Milestone API: one method per endpoint, the request types
+// A thin typed client for the Milestone API: one method per endpoint a third party calls
+// with an API key (account and session management is session-only, so not here), the request types
 // from the zod schemas the handlers validate with, the response types the code builds (the
 // ones lib/api/responses.ts documents). Any non-2xx answer throws an ApiError carrying the
 // contract's error envelope. Type-only imports: nothing of the server is bundled with it.
@@ -63,6 +72,9 @@ export type CreateDealInput = z.input<typeof createDealBody>;
 export type DeliverableInput = z.input<typeof deliverableBody>;
 export type SettleInput = z.input<typeof settleBody>;
 export type DecisionInput = z.input<typeof decisionBody>;
+export type WebhookEndpointInput = z.input<typeof createEndpointBody>;
+export type WebhookEndpointChange = z.input<typeof updateEndpointBody>;
+export type Paged<K extends string, T> = { [key in K]: T[] } & { nextCursor: string | null };
 export type WriteOptions = {
   /** Sent as Idempotency-Key: a retry with the same key gets the first answer again. */
   idempotencyKey?: string;
@@ -117,6 +129,12 @@ export function createClient(options: ClientOptions) {
   const id = (value: string) => encodeURIComponent(value);
 
   const client = {
+    /** GET /api/auth/me: the user the credential acts as. */
+    me: () => request<{ user: UserJson }>("GET", "/api/auth/me"),
+
+    /** GET /api/profile: the caller's display name (changing it needs a session). */
+    getProfile: () => request<{ profile: ProfileJson }>("GET", "/api/profile"),
+
     /** GET /api/deals: a page of the caller's deals (or open ones with `open: true`). */
     listDeals: ({ open, ...query }: DealListQuery = {}) =>
       request<DealPage>("GET", "/api/deals", {
@@ -153,6 +171,30 @@ export function createClient(options: ClientOptions) {
         { query },
       ),
 
+    /** GET /api/deals/{id}/funding: the brand's escrow terms (`brand`: adds the gasless nonce). */
+    getFundingTerms: (dealId: string, query: { brand?: string } = {}) =>
+      request<{ funding: FundingTermsJson & { status: DealJson["status"] } }>(
+        "GET",
+        `/api/deals/${id(dealId)}/funding`,
+        { query },
+      ),
+
+    /** POST /api/deals/{id}/funding: the brand funded the escrow; the contract decides. */
+    reportFunding: (dealId: string, txHash?: string) =>
+      request<{ deal: DealJson }>("POST", `/api/deals/${id(dealId)}/funding`, {
+        body: txHash ? { txHash } : {},
+      }),
+
+    /** POST /api/deals/{id}/cancel: end a deal nobody has taken (settle scope). */
+    cancelDeal: (dealId: string, txHash?: string) =>
+      request<{ deal: DealJson }>("POST", `/api/deals/${id(dealId)}/cancel`, {
+        body: txHash ? { txHash } : {},
+      }),
+
+    /** POST /api/deals/{id}/refund: milestones still locked after deadline + grace (settle scope). */
+    refundDeal: (dealId: string) =>
+      request<{ deal: DealJson }>("POST", `/api/deals/${id(dealId)}/refund`),
+
     /** GET /api/milestones/{id}: a milestone with its history and settlement. */
     getMilestone: (milestoneId: string) =>
       request<{ milestone: MilestoneDetailJson }>("GET", `/api/milestones/${id(milestoneId)}`),
@@ -179,6 +221,84 @@ export function createClient(options: ClientOptions) {
         "POST",
         `/api/milestones/${id(milestoneId)}/appeal`,
         { body: { reason } },
+      ),
+
+    /** GET /api/milestones/{id}/evidence: the posts the verifier read, one per revision. */
+    getEvidence: (milestoneId: string) =>
+      request<{ evidence: EvidenceJson[] }>("GET", `/api/milestones/${id(milestoneId)}/evidence`),
+
+    /** POST /api/milestones/{id}/refund: an overdue milestone with nothing delivered, back to the brand. */
+    refundMilestone: (
+      milestoneId: string,
+      body: { reason?: string; via?: "direct" | "relay" } = {},
+      opts: WriteOptions = {},
+    ) =>
+      request<DecideResult>("POST", `/api/milestones/${id(milestoneId)}/refund`, {
+        body,
+        ...opts,
+      }),
+
+    /** GET /api/notifications: the inbox, newest first (`unread: true`: only unread). */
+    listNotifications: (query: PageQuery & { unread?: boolean } = {}) =>
+      request<Paged<"notifications", NotificationJson> & { unreadCount: number }>(
+        "GET",
+        "/api/notifications",
+        { query },
+      ),
+
+    /** GET /api/notifications/unread */
+    unreadCount: () => request<{ unreadCount: number }>("GET", "/api/notifications/unread"),
+
+    /** POST /api/notifications/read: `{ ids }` or `{ all: true }`. */
+    markRead: (body: MarkReadBody) =>
+      request<{ marked: number; unreadCount: number }>("POST", "/api/notifications/read", {
+        body,
+      }),
+
+    /** POST /api/webhooks (201): the signing secret is in this answer only. */
+    createWebhook: (body: WebhookEndpointInput) =>
+      request<{ endpoint: WebhookEndpointJson; secret: string }>("POST", "/api/webhooks", {
+        body,
+      }),
+
+    /** GET /api/webhooks: the caller's endpoints, newest first. */
+    listWebhooks: (query: PageQuery = {}) =>
+      request<Paged<"endpoints", WebhookEndpointJson>>("GET", "/api/webhooks", { query }),
+
+    /** GET /api/webhooks/{id} */
+    getWebhook: (endpointId: string) =>
+      request<{ endpoint: WebhookEndpointJson }>("GET", `/api/webhooks/${id(endpointId)}`),
+
+    /** PATCH /api/webhooks/{id}: url, eventTypes, enabled. */
+    updateWebhook: (endpointId: string, body: WebhookEndpointChange) =>
+      request<{ endpoint: WebhookEndpointJson }>("PATCH", `/api/webhooks/${id(endpointId)}`, {
+        body,
+      }),
+
+    /** DELETE /api/webhooks/{id}: the endpoint and its delivery log. */
+    deleteWebhook: (endpointId: string) =>
+      request<{ deleted: true }>("DELETE", `/api/webhooks/${id(endpointId)}`),
+
+    /** POST /api/webhooks/{id}/rotate-secret: a new secret, in this answer only. */
+    rotateWebhookSecret: (endpointId: string) =>
+      request<{ endpoint: WebhookEndpointJson; secret: string }>(
+        "POST",
+        `/api/webhooks/${id(endpointId)}/rotate-secret`,
+      ),
+
+    /** GET /api/webhooks/{id}/deliveries: the delivery log, newest first. */
+    listDeliveries: (endpointId: string, query: PageQuery = {}) =>
+      request<Paged<"deliveries", WebhookDeliveryJson>>(
+        "GET",
+        `/api/webhooks/${id(endpointId)}/deliveries`,
+        { query },
+      ),
+
+    /** POST /api/webhooks/{id}/deliveries/{deliveryId}/resend (202) */
+    resendDelivery: (endpointId: string, deliveryId: string) =>
+      request<{ delivery: WebhookDeliveryJson }>(
+        "POST",
+        `/api/webhooks/${id(endpointId)}/deliveries/${id(deliveryId)}/resend`,
       ),
 
     /** POST /api/milestones/{id}/decision: the brand pays at a score or upholds. */

@@ -1,7 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as keysRoute from "@/app/api/keys/route";
 import { ApiError, createClient } from "@/lib/api/client";
-import { dealDetailResponse, dealPageResponse, settleResponse } from "@/lib/api/responses";
+import {
+  dealDetailResponse,
+  dealPageResponse,
+  notificationPageResponse,
+  settleResponse,
+  webhookDeliveryPageResponse,
+  webhookSecretResponse,
+} from "@/lib/api/responses";
+import { resetEnvCache } from "@/lib/env";
 import { fundDeal } from "../helpers/fund-deal";
 import { call } from "../helpers/http";
 import { publishOnSandbox } from "../helpers/sandbox-platform";
@@ -174,5 +182,62 @@ describe("the typed client", () => {
     expect(events.map((e) => e.type)).toEqual(
       expect.arrayContaining(["created", "funded", "taken", "submitted", "paid"]),
     );
+  });
+});
+
+describe("the typed client: inbox, webhooks, evidence", () => {
+  beforeAll(() => {
+    process.env.FETCH_ALLOWED_HOSTS = "127.0.0.1:9"; // a registered URL; nothing is sent here
+    resetEnvCache();
+  });
+  afterAll(() => {
+    delete process.env.FETCH_ALLOWED_HOSTS;
+    resetEnvCache();
+  });
+
+  it("an integration's key reads the inbox, manages a webhook and reads the evidence", async () => {
+    const { brand, creator } = await parties();
+    const api = createClient({
+      baseUrl,
+      apiKey: await apiKeyOf(brand, ["read", "write"]),
+      fetch: inProcessFetch,
+    });
+    expect((await api.me()).user.id).toBe(brand.user.id);
+
+    const hook = await api.createWebhook({ url: "http://127.0.0.1:9/hook", eventTypes: ["taken"] });
+    expect(webhookSecretResponse.parse(hook)).toEqual(hook);
+    const { deal: created } = await api.createDeal(deal("Client inbox deal"));
+    await fundDeal(brand, created.id);
+    const creatorApi = createClient({
+      baseUrl,
+      apiKey: await apiKeyOf(creator, ["read", "write"]),
+      fetch: inProcessFetch,
+    });
+    await creatorApi.acceptDeal(created.id);
+
+    const inbox = await api.listNotifications({ unread: true, limit: 100 });
+    expect(notificationPageResponse.parse(inbox)).toEqual(inbox);
+    expect(inbox.notifications.map((n) => n.event.type)).toContain("taken");
+    expect((await api.unreadCount()).unreadCount).toBe(inbox.unreadCount);
+    expect((await api.markRead({ all: true })).unreadCount).toBe(0);
+
+    const log = await api.listDeliveries(hook.endpoint.id);
+    expect(webhookDeliveryPageResponse.parse(log)).toEqual(log);
+    expect(log.deliveries.map((d) => d.eventType)).toEqual(["taken"]);
+    const resent = await api.resendDelivery(hook.endpoint.id, log.deliveries[0]?.id as string);
+    expect(resent.delivery.status).toBe("pending");
+    const off = await api.updateWebhook(hook.endpoint.id, { enabled: false });
+    expect(off.endpoint.enabled).toBe(false);
+    expect((await api.listWebhooks()).endpoints.map((e) => e.id)).toEqual([hook.endpoint.id]);
+    const rotated = await api.rotateWebhookSecret(hook.endpoint.id);
+    expect(rotated.secret).not.toBe(hook.secret);
+    expect(await api.deleteWebhook(hook.endpoint.id)).toEqual({ deleted: true });
+    expect((await thrown(api.getWebhook(hook.endpoint.id))).code).toBe("not_found");
+
+    const milestoneId = created.milestones[0]?.id as string;
+    expect((await creatorApi.getEvidence(milestoneId)).evidence).toEqual([]);
+    const terms = await api.getFundingTerms(created.id);
+    expect(terms.funding.status).toBe("active");
+    expect((await api.getProfile()).profile.id).toBe(brand.user.id);
   });
 });
