@@ -30,7 +30,6 @@ export const inlineSqlAllowed = [
   "lib/deals/funding.ts", // funding authorization
   "lib/deals/milestones.ts", // deliverables and the milestone view
   "lib/deals/starter.ts", // starter deals
-  "lib/escrow/deals.ts", // funding sync and creator assignment (uncommitted edits of others' there)
   "lib/settle/advance.ts",
   "lib/settle/decisions.ts",
   "lib/settle/payment.ts",

@@ -1,9 +1,18 @@
-import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { type Address, getAddress, type Hex, isAddressEqual, parseEventLogs } from "viem";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
 import { listDealMilestones } from "@/db/queries/deals";
-import { type Deal, deals, type Milestone, milestones } from "@/db/schema";
+import {
+  closeDeal,
+  getDeal,
+  listDealsToWatch,
+  lockDeal,
+  markDealAssigned,
+  markDealFunded,
+  markMilestoneRefunded,
+  setAssignTx,
+} from "@/db/queries/escrow";
+import type { Deal, Milestone } from "@/db/schema";
 import { chainConfig, publicClient, requireTreasury, requireUsdc } from "@/lib/chain/config";
 import {
   chainUnavailable,
@@ -159,28 +168,17 @@ export async function syncFunding(
   const opened = await db.transaction(async (tx) => {
     // The terms again, under the deal's row lock: an edit of the unfunded deal (which
     // takes the same lock) may have changed them since they were compared above.
-    const [locked] = await tx
-      .select()
-      .from(deals)
-      .where(eq(deals.id, deal.id))
-      .for("no key update");
+    const locked = await lockDeal(tx, deal.id);
     if (locked?.status !== "unfunded") return undefined;
     const now = termProblems(locked, await listDealMilestones(tx, deal.id));
     if (now.length) return { mismatch: now };
-    const [row] = await tx
-      .update(deals)
-      .set({
-        status: "open",
-        escrowChainId: chainConfig().chainId,
-        escrowAddress: chainConfig().escrow,
-        brandWallet: onChain.brand,
-        fundingTxHash: event?.txHash ?? null,
-        fundedBlock: event?.block ?? null,
-        fundedAt: new Date(),
-        updatedAt: new Date(),
-      })
-      .where(and(eq(deals.id, deal.id), eq(deals.status, "unfunded")))
-      .returning();
+    const row = await markDealFunded(tx, deal.id, {
+      escrowChainId: chainConfig().chainId,
+      escrowAddress: chainConfig().escrow,
+      brandWallet: onChain.brand,
+      fundingTxHash: event?.txHash ?? null,
+      fundedBlock: event?.block ?? null,
+    });
     if (row)
       await recordEvent(tx, {
         dealId: deal.id,
@@ -201,7 +199,7 @@ export async function syncFunding(
 }
 
 async function reloadDeal(db: Db, dealId: string): Promise<Deal> {
-  const [d] = await db.select().from(deals).where(eq(deals.id, dealId));
+  const d = await getDeal(db, dealId);
   if (!d) throw new Error(`deal ${dealId} vanished`);
   return d;
 }
@@ -240,12 +238,7 @@ export async function assignCreatorOnChain(db: Db, deal: Deal): Promise<Deal> {
       );
     }
     if (onChain.creator && isAddressEqual(onChain.creator, wallet)) {
-      const [assigned] = await db
-        .update(deals)
-        .set({ assignedAt: new Date(), updatedAt: new Date() })
-        .where(eq(deals.id, deal.id))
-        .returning();
-      return assigned ?? null;
+      return (await markDealAssigned(db, deal.id)) ?? null;
     }
     if (onChain.creator) throw new Error(`deal ${deal.id} is assigned to another wallet on-chain`);
     return null;
@@ -265,7 +258,7 @@ export async function assignCreatorOnChain(db: Db, deal: Deal): Promise<Deal> {
           purpose: `assign:${deal.id}`,
         },
         async (tx, recorded) => {
-          await tx.update(deals).set({ assignTxId: recorded.id }).where(eq(deals.id, deal.id));
+          await setAssignTx(tx, deal.id, recorded.id);
         },
       );
     } catch (err) {
@@ -308,12 +301,7 @@ export async function syncRefunds(db: Db, deal: Deal): Promise<Deal> {
       for (const i of refundedIdx) {
         const m = ms[i];
         if (!m || m.status === "paid" || m.status === "refunded") continue;
-        const changed = await tx
-          .update(milestones)
-          .set({ status: "refunded", refundTxHash: hashOf.get(i) ?? null, updatedAt: new Date() })
-          .where(and(eq(milestones.id, m.id), notInArray(milestones.status, ["paid", "refunded"])))
-          .returning({ id: milestones.id });
-        if (changed.length)
+        if (await markMilestoneRefunded(tx, m.id, hashOf.get(i) ?? null))
           await recordEvent(tx, {
             dealId: deal.id,
             milestoneId: m.id,
@@ -337,11 +325,7 @@ export async function syncRefunds(db: Db, deal: Deal): Promise<Deal> {
       ? "completed"
       : "expired";
   const closed = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(deals)
-      .set({ status, updatedAt: new Date() })
-      .where(and(eq(deals.id, deal.id), inArray(deals.status, ["unfunded", "open", "active"])))
-      .returning();
+    const row = await closeDeal(tx, deal.id, status);
     if (row) await recordEvent(tx, { dealId: deal.id, type: status });
     return row;
   });
@@ -389,15 +373,5 @@ export async function dealsToWatch(
   db: Db,
   opts: { dealId?: string; limit?: number } = {},
 ): Promise<Deal[]> {
-  return db
-    .select()
-    .from(deals)
-    .where(
-      and(
-        inArray(deals.status, ["unfunded", "open", "active"]),
-        opts.dealId ? eq(deals.id, opts.dealId) : undefined,
-      ),
-    )
-    .orderBy(sql`${deals.updatedAt} asc`)
-    .limit(opts.limit ?? 100);
+  return listDealsToWatch(db, { dealId: opts.dealId, limit: opts.limit ?? 100 });
 }
