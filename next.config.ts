@@ -13,6 +13,8 @@ const nextConfig: NextConfig = {
   // PGlite ships WASM and data files that must be loaded from node_modules at run time.
   serverExternalPackages: ["@electric-sql/pglite", "solc"],
   poweredByHeader: false,
+  // `npm run dev` calls the cron route every 15 s (scripts/dev.ts): keep it out of the log.
+  logging: { incomingRequests: { ignore: [/\/api\/cron\/reconcile/] } },
   typedRoutes: false,
   // Evaluated when the app is built (next build) or started in dev (next dev).
   async headers() {

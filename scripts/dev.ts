@@ -6,6 +6,10 @@
 //   --prod         build and `next start` instead of `next dev` (used by the e2e suite)
 //   --fresh        wipe DATA_DIR first
 //   --rpc-port N   start anvil on port N (0 = any free port) instead of RPC_URL's
+//   --reconcile-every S   under `next dev`, run reconcile through the app every S seconds
+//                  (default 15; 0 = never): notifications, e-mail, webhooks, review-window
+//                  and overdue timers and unfinished payments then move on their own, as
+//                  the cron route makes them move in production
 //
 // Stopping it by any signal it can catch (Ctrl-C, SIGTERM, SIGHUP, SIGQUIT), or a crash,
 // stops everything it started: the build, next (with the worker processes it forks) and
@@ -21,6 +25,7 @@ import { devAccountKey, rpcAnswers, startAnvil } from "@/lib/chain/anvil";
 import { chainByName } from "@/lib/chain/chains";
 import { localDeploymentFile } from "@/lib/chain/config";
 import { ensureLocalDeployment } from "@/lib/chain/deploy";
+import { cronSecret } from "@/lib/cron";
 import { childEnv, dataDir, env } from "@/lib/env";
 
 const { values: args } = parseArgs({
@@ -28,6 +33,7 @@ const { values: args } = parseArgs({
     prod: { type: "boolean", default: false },
     fresh: { type: "boolean", default: false },
     "rpc-port": { type: "string" },
+    "reconcile-every": { type: "string", default: "15" },
   },
 });
 
@@ -134,6 +140,34 @@ async function localChain(): Promise<Record<string, string>> {
   };
 }
 
+/**
+ * Development's stand-in for the production cron: every `seconds`, `GET /api/cron/reconcile`
+ * on the running app with the embedded cron secret (the app holds the embedded database, so
+ * reconcile must run inside it). One call at a time; a call before next is up just fails.
+ */
+function scheduleReconcile(appUrl: string, seconds: number) {
+  if (!(seconds > 0)) return;
+  let running = false;
+  const timer = setInterval(async () => {
+    const secret = cronSecret();
+    if (running || stopping || !secret) return;
+    running = true;
+    try {
+      const res = await fetch(new URL("/api/cron/reconcile", appUrl), {
+        headers: { authorization: `Bearer ${secret}` },
+        signal: AbortSignal.timeout(120_000),
+      });
+      if (!res.ok) console.warn(`[dev] scheduled reconcile: the app answered ${res.status}`);
+    } catch {
+      // next is not listening yet, or is restarting: the next tick tries again.
+    } finally {
+      running = false;
+    }
+  }, seconds * 1000);
+  timer.unref();
+  cleanups.push(async () => clearInterval(timer));
+}
+
 async function main() {
   const e = env();
   const dir = dataDir(e);
@@ -161,6 +195,7 @@ async function main() {
     args.prod ? [nextBin, "start", "-p", port, "-H", "127.0.0.1"] : [nextBin, "dev", "-p", port],
     childVars,
   );
+  if (!args.prod) scheduleReconcile(`http://127.0.0.1:${port}`, Number(args["reconcile-every"]));
   const code = await waitExit(next);
   await shutdown(code);
 }
