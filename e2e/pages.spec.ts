@@ -46,6 +46,9 @@ async function checkPage(page: Page, name: string) {
 }
 
 test("public pages: axe, screenshots, skip link and keyboard focus", async ({ page }) => {
+  // Axe runs twice on each page (light and dark); on a busy 2-core machine the API
+  // reference alone takes most of a minute.
+  test.setTimeout(180_000);
   await page.setViewportSize(DESKTOP);
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
