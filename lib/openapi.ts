@@ -70,6 +70,7 @@ import { deleteHandleQuery, putHandleBody } from "@/lib/profile/handles";
 import { appealBody, decisionBody, settleBody } from "@/lib/settle/schemas";
 import { oembedQuery, publishBody } from "@/lib/social/posts";
 import { profilePatchBody } from "@/lib/users/profile";
+import { evidenceQuery } from "@/lib/verify/evidence/read";
 import { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 
 // The API reference, served as OpenAPI 3.1 at /api/openapi.json and rendered at /docs.
@@ -625,9 +626,10 @@ function evidenceEndpoints(): Endpoint[] {
       tag: "Verification and settlement",
       auth: true,
       summary:
-        "The posts the verifier read for this milestone, one per revision (parties only): status (ok | deleted | unreachable | blocked | unsupported), platform, canonical URL, author against the creator's declared handle, caption, content hash.",
+        "The posts the verifier read for this milestone, one per revision, newest first, paginated (parties only; `revision` picks one): status (ok | deleted | unreachable | blocked | unsupported), platform, canonical URL, author against the creator's declared handle, caption, content hash.",
       response:
-        "{ evidence: [{ revision, status, platform, url, canonicalUrl, authorHandle, declaredHandle, authorMatches, caption, mediaType, thumbnailUrl, publishedAt, fetchedAt, contentHash, error }] }",
+        "{ evidence: [{ revision, status, platform, url, canonicalUrl, authorHandle, declaredHandle, authorMatches, caption, mediaType, thumbnailUrl, publishedAt, fetchedAt, contentHash, error }], nextCursor }",
+      query: evidenceQuery,
       responseSchema: evidenceListResponse,
       errors: ["404 not_found (not a party)"],
     },

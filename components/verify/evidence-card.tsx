@@ -29,7 +29,9 @@ export function EvidenceCard({
 
   useEffect(() => {
     const ctl = new AbortController();
-    apiFetch<{ evidence: EvidenceJson[] }>(`/api/milestones/${milestoneId}/evidence`, {
+    // Newest first: the latest revision's evidence, or exactly the one asked for.
+    const query = revision === undefined ? "limit=1" : `revision=${revision}`;
+    apiFetch<{ evidence: EvidenceJson[] }>(`/api/milestones/${milestoneId}/evidence?${query}`, {
       signal: ctl.signal,
     })
       .then((r) => setItems(r.evidence))
@@ -37,11 +39,11 @@ export function EvidenceCard({
         if (!ctl.signal.aborted) setError(errorMessage(err));
       });
     return () => ctl.abort();
-  }, [milestoneId]);
+  }, [milestoneId, revision]);
 
   if (error) return <p className="muted small">Evidence: {error}</p>;
   if (!items) return null;
-  const e = revision === undefined ? items.at(-1) : items.find((x) => x.revision === revision);
+  const e = items[0];
   if (!e)
     return (
       <p className="muted small" data-testid="evidence-none">

@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, desc, eq, lt } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { type Evidence as EvidenceRow, evidence } from "@/db/schema";
 
@@ -27,11 +27,25 @@ export async function insertEvidence(
     .onConflictDoNothing({ target: [evidence.milestoneId, evidence.revision] });
 }
 
-/** Every revision's evidence of a milestone, oldest first (callers check access to the milestone). */
-export function listEvidence(db: DbOrTx, milestoneId: string): Promise<EvidenceRow[]> {
+/**
+ * A page of a milestone's evidence, newest revision first: `limit` rows with revisions below
+ * `beforeRevision` (all when omitted), or only `revision` (callers check access first).
+ */
+export function listEvidence(
+  db: DbOrTx,
+  milestoneId: string,
+  p: { limit: number; beforeRevision?: number; revision?: number },
+): Promise<EvidenceRow[]> {
   return db
     .select()
     .from(evidence)
-    .where(eq(evidence.milestoneId, milestoneId))
-    .orderBy(asc(evidence.revision));
+    .where(
+      and(
+        eq(evidence.milestoneId, milestoneId),
+        p.beforeRevision === undefined ? undefined : lt(evidence.revision, p.beforeRevision),
+        p.revision === undefined ? undefined : eq(evidence.revision, p.revision),
+      ),
+    )
+    .orderBy(desc(evidence.revision))
+    .limit(p.limit);
 }

@@ -223,9 +223,13 @@ export function createClient(options: ClientOptions) {
         { body: { reason } },
       ),
 
-    /** GET /api/milestones/{id}/evidence: the posts the verifier read, one per revision. */
-    getEvidence: (milestoneId: string) =>
-      request<{ evidence: EvidenceJson[] }>("GET", `/api/milestones/${id(milestoneId)}/evidence`),
+    /** GET /api/milestones/{id}/evidence: the posts the verifier read, newest revision first. */
+    getEvidence: (milestoneId: string, query: PageQuery & { revision?: number } = {}) =>
+      request<{ evidence: EvidenceJson[]; nextCursor: string | null }>(
+        "GET",
+        `/api/milestones/${id(milestoneId)}/evidence`,
+        { query },
+      ),
 
     /** POST /api/milestones/{id}/refund: an overdue milestone with nothing delivered, back to the brand. */
     refundMilestone: (

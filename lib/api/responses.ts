@@ -376,7 +376,10 @@ export const evidenceSchema = z
     error: z.string().nullable(),
   })
   .meta({ id: "Evidence" });
-export const evidenceListResponse = z.object({ evidence: z.array(evidenceSchema) });
+export const evidenceListResponse = z.object({
+  evidence: z.array(evidenceSchema),
+  nextCursor: z.string().nullable(),
+});
 
 export const sandboxPostSchema = z
   .object({

@@ -5,6 +5,8 @@ import * as oembedRoute from "@/app/api/social/oembed/route";
 import * as postRoute from "@/app/api/social/posts/[id]/route";
 import * as postsRoute from "@/app/api/social/posts/route";
 import * as verifyRoute from "@/app/api/verify/route";
+import { getDb } from "@/db/client";
+import { insertEvidence } from "@/db/queries/evidence";
 import { call } from "../helpers/http";
 import { publishOnSandbox, sandboxPlatform } from "../helpers/sandbox-platform";
 import { makeUser, type TestUser } from "../helpers/users";
@@ -203,5 +205,49 @@ describe("GET /api/milestones/:id/evidence", () => {
       token: stranger.token,
     });
     expect(hidden.status).toBe(404);
+  });
+
+  it("pages newest revision first, every revision exactly once, and refuses another milestone's cursor", async () => {
+    const brand = await makeUser("organization");
+    const creator = await makeUser("creator");
+    const { milestoneId } = await activeMilestone(brand, creator);
+    const db = await getDb();
+    const read = (revision: number) =>
+      insertEvidence(db, {
+        milestoneId,
+        revision,
+        status: "ok",
+        platform: "sandbox",
+        url: `https://sandbox.example/p/${revision}`,
+        contentHash: `0x${String(revision).padStart(64, "0")}`,
+      });
+    for (const revision of [1, 2, 3]) await read(revision);
+    const page = (query: string) =>
+      call(evidenceRoute.GET, {
+        params: { id: milestoneId },
+        token: brand.token,
+        path: `/api/milestones/${milestoneId}/evidence?${query}`,
+      });
+    const revisions = (res: { body: { evidence: { revision: number }[] } }) =>
+      res.body.evidence.map((e) => e.revision);
+
+    const one = await page("limit=2");
+    expect(one.status).toBe(200);
+    expect(revisions(one)).toEqual([3, 2]);
+    await read(4); // a new revision read between pages
+    const two = await page(`limit=2&cursor=${encodeURIComponent(one.body.nextCursor)}`);
+    expect(revisions(two)).toEqual([1]);
+    expect(two.body.nextCursor).toBeNull();
+    expect(revisions(await page(""))).toEqual([4, 3, 2, 1]);
+    expect(revisions(await page("revision=2"))).toEqual([2]);
+
+    const other = await activeMilestone(brand, creator);
+    const foreign = await call(evidenceRoute.GET, {
+      params: { id: other.milestoneId },
+      token: brand.token,
+      path: `/api/milestones/${other.milestoneId}/evidence?cursor=${encodeURIComponent(one.body.nextCursor)}`,
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error.code).toBe("invalid_request");
   });
 });

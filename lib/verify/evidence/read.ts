@@ -1,10 +1,12 @@
 import "server-only";
+import { z } from "zod";
 import type { Db } from "@/db/client";
 import { findHandle } from "@/db/queries/creator-handles";
 import { findVisibleMilestone } from "@/db/queries/deals";
 import { listEvidence } from "@/db/queries/evidence";
 import type { Evidence as EvidenceRow, User } from "@/db/schema";
 import { notFound } from "@/lib/errors";
+import { decodeCursor, encodeCursor, type Page, pageQuery, toPage } from "@/lib/pagination";
 
 // GET /api/milestones/:id/evidence: what the verifier read for each revision, for the deal's
 // parties, with the creator's declared handle on each post's platform so a mismatch shows.
@@ -48,15 +50,32 @@ function evidenceJson(row: EvidenceRow, declared: string | null): EvidenceJson {
   };
 }
 
+export const evidenceQuery = pageQuery.extend({
+  revision: z.coerce.number().int().min(1).optional().describe("Only this revision's evidence"),
+});
+export type EvidenceQuery = z.infer<typeof evidenceQuery>;
+
+/** The list's name in its cursors: one milestone's cursor is refused by another's list. */
+const listOf = (milestoneId: string) => `evidence:${milestoneId}`;
+
+/** A page of a milestone's evidence, newest revision first (the deal's parties only). */
 export async function milestoneEvidence(
   db: Db,
   caller: Pick<User, "id" | "email">,
   milestoneId: string,
-): Promise<EvidenceJson[]> {
+  q: EvidenceQuery = { limit: 20 },
+): Promise<Page<EvidenceJson>> {
   const row = await findVisibleMilestone(db, caller, milestoneId);
   if (!row || (row.deal.brandId !== caller.id && row.deal.creatorId !== caller.id))
     throw notFound("Milestone");
-  const rows = await listEvidence(db, milestoneId);
+  const before = q.cursor
+    ? decodeCursor(listOf(milestoneId), q.cursor, z.number().int().positive())
+    : undefined;
+  const rows = await listEvidence(db, milestoneId, {
+    limit: q.limit + 1,
+    beforeRevision: before,
+    revision: q.revision,
+  });
   const creatorId = row.deal.creatorId;
   const declared = new Map<string, string | null>();
   for (const platform of new Set(rows.map((r) => r.platform)))
@@ -64,5 +83,10 @@ export async function milestoneEvidence(
       platform,
       creatorId ? ((await findHandle(db, creatorId, platform))?.handle ?? null) : null,
     );
-  return rows.map((r) => evidenceJson(r, declared.get(r.platform) ?? null));
+  return toPage(
+    rows,
+    q.limit,
+    (r) => evidenceJson(r, declared.get(r.platform) ?? null),
+    (r) => encodeCursor(listOf(milestoneId), r.revision),
+  );
 }
