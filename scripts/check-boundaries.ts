@@ -12,6 +12,9 @@ import path from "node:path";
 //      query-building helpers), no table object of db/schema.ts (what select/insert/update/
 //      delete need), and uses no relational query (db.query.<table>.find…). It calls
 //      functions of db/queries/ instead, handing them its db or transaction.
+//   4. The process-wide database comes from lib/db.ts (which hands db/client.ts its settings
+//      from lib/env.ts): app/ and lib/ take getDb, closeDb and dbDriver from @/lib/db, never
+//      from db/client.ts, where they fail until lib/db.ts has loaded.
 // Type-only imports are erased by the compiler, so they cross boundaries freely (a type
 // such as Deal or DbOrTx is fine anywhere on the server).
 
@@ -212,6 +215,21 @@ export function checkBoundaries(root = repoRoot): string[] {
     }
     if (mod.relationalQuery)
       problems.push(`${from} runs a relational query (db.query.…): SQL belongs in db/queries/`);
+  }
+
+  // Rule 4: the database handle through lib/db.ts.
+  for (const mod of modules.values()) {
+    const from = rel(mod.file);
+    if (!(from.startsWith("app/") || from.startsWith("lib/")) || from === "lib/db.ts") continue;
+    for (const [spec, taken] of mod.names) {
+      const target = resolveLocal(root, mod.file, spec);
+      if (!target || rel(target) !== "db/client.ts") continue;
+      const handle = taken.filter((n) => ["*", "getDb", "closeDb", "dbDriver"].includes(n));
+      if (handle.length)
+        problems.push(
+          `${from} imports ${handle.join(", ")} from db/client.ts: take the database from @/lib/db (it supplies the settings)`,
+        );
+    }
   }
 
   // Breadth-first from every client entry, remembering the path for the message.

@@ -29,11 +29,11 @@ describe("import boundaries", () => {
   it("a client component reaching the database through lib/ is named with the chain", () => {
     const root = tree({
       "components/card.tsx": `"use client";\nimport { deals } from "@/lib/deals";\nexport const x = deals;\n`,
-      "lib/deals.ts": `import { getDb } from "@/db/client";\nexport const deals = getDb;\n`,
-      "db/client.ts": "export const getDb = () => null;\n",
+      "lib/deals.ts": `import { listDeals } from "@/db/queries/deals";\nexport const deals = listDeals;\n`,
+      "db/queries/deals.ts": "export const listDeals = () => [];\n",
     });
     expect(checkBoundaries(root)).toEqual([
-      "components/card.tsx is a client component, but db/client.ts is database code: components/card.tsx → lib/deals.ts → db/client.ts",
+      "components/card.tsx is a client component, but db/queries/deals.ts is database code: components/card.tsx → lib/deals.ts → db/queries/deals.ts",
     ]);
   });
 
@@ -76,6 +76,18 @@ describe("import boundaries", () => {
       "app/page.tsx runs a relational query (db.query.…): SQL belongs in db/queries/",
       "lib/inline.ts imports and, eq from drizzle-orm: SQL belongs in db/queries/ (call a query function there)",
       "lib/tables.ts imports the table deals from db/schema.ts: SQL belongs in db/queries/ (import the row types with `import type`)",
+    ]);
+  });
+
+  it("the database handle comes from lib/db.ts, not db/client.ts", () => {
+    const root = tree({
+      "db/client.ts": "export const getDb = () => null;\nexport type Db = null;\n",
+      "lib/db.ts": `import { getDb } from "@/db/client";\nexport { getDb };\n`,
+      "app/page.tsx": `import { type Db, getDb } from "@/db/client";\nexport const p = getDb;\nexport type D = Db;\n`,
+      "app/ok.tsx": `import type { Db } from "@/db/client";\nimport { getDb } from "@/lib/db";\nexport const o = getDb;\nexport type D = Db;\n`,
+    });
+    expect(checkBoundaries(root)).toEqual([
+      "app/page.tsx imports getDb from db/client.ts: take the database from @/lib/db (it supplies the settings)",
     ]);
   });
 

@@ -5,8 +5,8 @@ import { DealForm } from "@/components/deals/create-deal-form";
 import { cancellable as editable } from "@/components/deals/format";
 import { DemoGate } from "@/components/demo/demo-gate";
 import { SignInPrompt } from "@/components/sign-in-prompt";
-import { getDb } from "@/db/client";
 import { currentUser } from "@/lib/auth/server-user";
+import { getDb } from "@/lib/db";
 import { dealPageExists, getDeal } from "@/lib/deals/deals";
 import { AppError } from "@/lib/errors";
 
