@@ -34,9 +34,8 @@ export function CreateDeal() {
 /** The deal as the edit form starts from it (GET /api/deals/:id). */
 export type EditableDeal = DealJson & { reviewWindowSeconds: number };
 
-/** Funded: the escrow holds the amounts, their number and the deadline. */
-export const lockedReason =
-  "Locked: the escrow holds this deal's money with these amounts. To change them, cancel this deal and create a new one.";
+/** Funded: the escrow holds each amount (the notice above the form says what to do instead). */
+export const lockedReason = "Locked: the escrow holds this amount.";
 
 /** Where the API reports a problem with each field of a milestone draft. */
 const draftPath: Record<keyof MilestoneDraft, string[]> = {
@@ -578,6 +577,22 @@ export function DealForm({ deal }: { deal?: EditableDeal } = {}) {
           {failure}
         </div>
       )}
+      <section className="card sticky-summary spread" aria-live="polite">
+        <div className="summary-figures">
+          <span className="muted small">Budget{locked ? " (locked)" : ""}</span>
+          <div className="budget" data-testid="budget">
+            {formatUsdc(Number(budgetUnits) / 1_000_000)}
+          </div>
+          <span className="muted small summary-count">
+            {milestones.length} {milestones.length === 1 ? "milestone" : "milestones"}
+            {incomplete ? " · some amounts are missing or not valid" : ""}
+          </span>
+        </div>
+        <button className="btn" type="submit" disabled={busy || pending !== null}>
+          {editing ? "Review changes" : busy ? "Creating…" : "Create deal"}
+        </button>
+      </section>
+      {/* After the sticky bar, so the bar never covers it. */}
       {pending && (
         <section
           className="card stack edit-confirm"
@@ -607,21 +622,6 @@ export function DealForm({ deal }: { deal?: EditableDeal } = {}) {
           </div>
         </section>
       )}
-      <section className="card sticky-summary spread" aria-live="polite">
-        <div className="summary-figures">
-          <span className="muted small">Budget{locked ? " (locked)" : ""}</span>
-          <div className="budget" data-testid="budget">
-            {formatUsdc(Number(budgetUnits) / 1_000_000)}
-          </div>
-          <span className="muted small summary-count">
-            {milestones.length} {milestones.length === 1 ? "milestone" : "milestones"}
-            {incomplete ? " · some amounts are missing or not valid" : ""}
-          </span>
-        </div>
-        <button className="btn" type="submit" disabled={busy || pending !== null}>
-          {editing ? "Review changes" : busy ? "Creating…" : "Create deal"}
-        </button>
-      </section>
     </form>
   );
 }
