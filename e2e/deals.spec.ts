@@ -1,4 +1,4 @@
-import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { connectTestWallet, devAddress, screenshots, short, signIn } from "./journey";
 import { publishOnSandbox } from "./sandbox";
 

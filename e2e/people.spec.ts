@@ -1,4 +1,4 @@
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { receiveAuthorizationTypedData } from "@/lib/escrow/onchain";
 import { api, devAccount, screenshots, signIn } from "./journey";
 import { publishOnSandbox } from "./sandbox";

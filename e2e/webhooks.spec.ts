@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { promisify } from "node:util";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { screenshots, signInOn } from "./journey";
 
 // Webhook settings in the browser: a brand registers an endpoint (the secret is shown once),
