@@ -3,6 +3,7 @@ import type { Hex } from "viem";
 import type { Db } from "@/db/client";
 import { deals, milestones, type Settlement, settlements } from "@/db/schema";
 import { gelatoRelayer } from "@/lib/chain/relayer";
+import type { GasEstimate } from "@/lib/chain/sender";
 import {
   broadcastAndAwait,
   chainUnavailable,
@@ -210,10 +211,10 @@ const untouched = (s: Settlement) =>
   s.status === "pending" && !s.chainTxId && !s.relayAuthorization && !s.relayTaskId;
 
 /** Broadcasts a transaction recorded by this very call and waits for it. */
-async function sendFresh(db: Db, s: Settlement, target?: ReleaseTarget): Promise<Settlement> {
+async function sendFresh(db: Db, s: Settlement, known: Known): Promise<Settlement> {
   let recorded: Awaited<ReturnType<typeof submitPayment>>;
   try {
-    recorded = await submitPayment(db, s, target);
+    recorded = await submitPayment(db, s, known.target, known.estimate);
   } catch (err) {
     // The release would revert (the sender estimates it first): the escrow says why.
     const finished = await finishFromEscrow(db, s).catch(() => null);
@@ -246,10 +247,13 @@ async function finishTransaction(
   return stillPending(await reload(db, s.id));
 }
 
-async function progress(db: Db, start: Settlement, target?: ReleaseTarget): Promise<Settlement> {
+/** What the caller already has: the deal and milestone, a gas estimate under way. */
+type Known = { target?: ReleaseTarget; estimate?: GasEstimate };
+
+async function progress(db: Db, start: Settlement, known: Known = {}): Promise<Settlement> {
   let s = start;
   if (s.status === "confirmed") return s;
-  if (untouched(s)) return sendFresh(db, s, target);
+  if (untouched(s)) return sendFresh(db, s, known);
   if (s.status === "pending" || s.status === "failed") {
     const finished = await finishFromEscrow(db, s);
     if (finished) return finished;
@@ -278,6 +282,8 @@ export async function advanceSettlement(
     created?: Settlement;
     /** Its deal and milestone, as the caller has them (ids and positions never change). */
     target?: ReleaseTarget;
+    /** The release's gas, estimated while the settlement was being created. */
+    estimate?: GasEstimate;
   } = {},
 ): Promise<Settlement> {
   // A settlement created by this very call was inserted with its lease held, so nobody
@@ -294,7 +300,7 @@ export async function advanceSettlement(
   }
   let paid: Settlement | undefined;
   try {
-    paid = await progress(db, leased, opts.target);
+    paid = await progress(db, leased, opts);
     if (paid.status === "confirmed" && !paid.reputationTxHash)
       recordReputationAfterResponse(db, settlementId);
     return paid;

@@ -14,7 +14,12 @@ import {
 import { chainConfig, requireEscrow, requireTreasury } from "@/lib/chain/config";
 import { relayProvider } from "@/lib/chain/relay";
 import { gelatoRelayer } from "@/lib/chain/relayer";
-import { recordTransaction, signerAccount } from "@/lib/chain/sender";
+import {
+  estimateAhead,
+  type GasEstimate,
+  recordTransaction,
+  signerAccount,
+} from "@/lib/chain/sender";
 import { AppError } from "@/lib/errors";
 import { chainNow, escrowCall } from "@/lib/escrow/chain";
 import { dealKey, releaseTypedData } from "@/lib/escrow/onchain";
@@ -37,6 +42,25 @@ export async function releaseTarget(db: Db, s: Settlement): Promise<ReleaseTarge
     .where(eq(milestones.id, s.milestoneId));
   if (!row) throw new Error(`settlement ${s.id} has no milestone`);
   return row;
+}
+
+/**
+ * Starts estimating the direct release a settlement of `payout` on this verdict will send,
+ * before the settlement exists (settle runs its claim meanwhile). The send uses it only if
+ * its call turns out the same. Undefined when the chain is not configured: the payment
+ * itself says so, where it always has.
+ */
+export function estimateRelease(
+  target: ReleaseTarget,
+  payout: bigint,
+  verdictHash: Hex,
+): GasEstimate | undefined {
+  const config = chainConfig();
+  if (!config.treasuryKey || !config.escrow) return undefined;
+  return estimateAhead(config.treasuryKey, {
+    to: config.escrow,
+    data: escrowCall.release(target.deal.id, target.milestone.position, payout, verdictHash),
+  });
 }
 
 /** The evaluator's signature of one release, valid until `deadline` (chain time). */
@@ -87,6 +111,7 @@ export async function submitPayment(
   db: Db,
   s: Settlement,
   known?: ReleaseTarget,
+  estimate?: GasEstimate,
 ): Promise<ChainTransaction | null> {
   const config = chainConfig();
   const escrow = requireEscrow(config);
@@ -101,6 +126,7 @@ export async function submitPayment(
         to: escrow,
         data: escrowCall.release(target.deal.id, index, s.amountUnits, s.verdictHash as Hex),
         purpose: `settlement:${s.id}`,
+        estimate,
       },
       linkTo(s.id),
     );

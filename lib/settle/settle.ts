@@ -14,6 +14,7 @@ import {
 } from "@/db/schema";
 import { chainConfig } from "@/lib/chain/config";
 import { relayStatus } from "@/lib/chain/relay";
+import type { GasEstimate } from "@/lib/chain/sender";
 import type { Caller } from "@/lib/deals/deals";
 import { getMilestone, type MilestoneDetailJson } from "@/lib/deals/milestones";
 import {
@@ -27,6 +28,7 @@ import { assignCreatorOnChain } from "@/lib/escrow/deals";
 import { recordEvent } from "@/lib/events/events";
 import { payoutUnits, scoreToBps, unitsToDecimal } from "@/lib/money";
 import { advanceSettlement, newLease } from "@/lib/settle/advance";
+import { estimateRelease } from "@/lib/settle/payment";
 import {
   decisionFor,
   decisionVerdictJson,
@@ -266,6 +268,7 @@ export async function settleMilestone(
   let leaseHeld = false;
   let created: Settlement | undefined;
   let verdict: VerdictJson | undefined;
+  let estimate: GasEstimate | undefined;
   if (settlement?.status === "confirmed") throw alreadySettled(settlement);
   if (
     !settlement &&
@@ -304,6 +307,15 @@ export async function settleMilestone(
       scoreBps: verification.scoreBps,
       verdictHash: await ensureRecordHash(db, verification),
     };
+    // The release's gas is estimated while the claim runs (it reads the chain only).
+    estimate =
+      input.via === "direct"
+        ? estimateRelease(
+            { deal, milestone },
+            payoutUnits(milestone.amountUnits, basis.scoreBps),
+            basis.verdictHash,
+          )
+        : undefined;
     try {
       settlement = await claim(db, deal, milestone, basis, input.via, { actorId: caller.id });
       created = settlement;
@@ -320,6 +332,7 @@ export async function settleMilestone(
     leaseHeld,
     created,
     target: { deal, milestone },
+    estimate,
   });
   return {
     outcome: "paid",
