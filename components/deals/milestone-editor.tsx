@@ -156,7 +156,7 @@ export function MilestoneEditor({ index, draft, errors, onChange, onRemove, amou
           </label>
           {amountLocked !== undefined && (
             <span id={`${amount.id}-locked`} className="muted small hint">
-              🔒 {amountLocked}
+              {amountLocked}
             </span>
           )}
           <FieldError id={amount.errId} label="Amount" messages={amount.messages} />
