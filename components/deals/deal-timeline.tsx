@@ -12,7 +12,8 @@ import { type DealJson, formatDate } from "./format";
 // GET /api/deals/:id/events a page at a time; it refreshes whenever the deal changes.
 
 const EVENT_ICONS: Record<string, string> = {
-  created: "✎",
+  created: "✚",
+  edited: "✎",
   funded: "⬇",
   taken: "→",
   submitted: "↑",

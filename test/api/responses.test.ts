@@ -135,6 +135,17 @@ describe("documented responses are the real ones", () => {
       201,
     );
     const dealId = created.deal.id;
+    const edited = expectDocumented(
+      "PATCH",
+      "/api/deals/{id}",
+      await call(dealRoute.PATCH, {
+        method: "PATCH",
+        params: { id: dealId },
+        token: brand.token,
+        body: { description: "Checks the API reference, edited before funding" },
+      }),
+    );
+    expect(edited.deal.description).toBe("Checks the API reference, edited before funding");
     const list = expectShape(
       documented("GET", "/api/deals") as typeof dealPageResponse,
       await call(dealsRoute.GET, { token: brand.token, path: "/api/deals?limit=1" }),
