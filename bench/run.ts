@@ -10,10 +10,9 @@
 //   release     the escrow release transaction alone, through the sender, vs. the plain
 //               viem transfer (what holding the brand's money costs on-chain)
 //   deal list   GET /api/deals for a brand with 100 deals vs. a trivial `select 1`
-//   auth GET    authenticated GET throughput: API key vs session token vs a bare node:http +
-//               one-query floor (bench/auth-get.ts, in a process of its own)
-//   page weight First Load JS per main route from the last build vs. an empty page
-//               (bench/page-weight.ts)
+// `npm run bench` then runs bench/throughput.ts, bench/lists.ts, bench/auth-get.ts
+// (authenticated GET throughput) and bench/page-weight.ts (First Load JS per main route
+// against an empty page; builds the app first when .next is missing or older than the code).
 import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -293,15 +292,6 @@ async function main() {
   await closeDb();
   await anvil.stop();
   await fresh?.drop();
-
-  const { printPageWeights } = await import("./page-weight");
-  printPageWeights();
-
-  // Its own process: its own database and configuration (lib/env is read once per process).
-  const { execFileSync } = await import("node:child_process");
-  execFileSync(process.execPath, [...process.execArgv, "bench/auth-get.ts", String(ROUNDS)], {
-    stdio: "inherit",
-  });
 }
 
 main().catch((err) => {

@@ -4,7 +4,7 @@ import { firstPage } from "@/components/deals/list-page";
 import { DemoGate } from "@/components/demo/demo-gate";
 import { RoleSwitchPrompt } from "@/components/role-switch-prompt";
 import { SignInPrompt } from "@/components/sign-in-prompt";
-import { walletBootstrap } from "@/components/wallet/wallet-root";
+import { walletBootstrap } from "@/components/wallet/wallet-bootstrap";
 import { currentUser } from "@/lib/auth/server-user";
 import { toUserJson } from "@/lib/auth/users";
 import { getDb } from "@/lib/db";
