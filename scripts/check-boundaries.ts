@@ -34,12 +34,10 @@ export const inlineSqlAllowed = [
   "lib/deals/milestones.ts", // deliverables and the milestone view
   "lib/deals/starter.ts", // starter deals
   "lib/settle/advance.ts",
-  "lib/settle/decisions.ts",
   "lib/settle/payment.ts",
   "lib/settle/reconcile.ts",
   "lib/settle/reputation.ts",
   "lib/settle/settle.ts",
-  "lib/settle/timers.ts",
 ];
 
 /** Where query building lives; everything else in these trees must go through it. */

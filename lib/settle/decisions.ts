@@ -1,19 +1,17 @@
-import { and, eq, inArray } from "drizzle-orm";
 import { type Hex, keccak256, toBytes } from "viem";
 import type { Db, Tx } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
 import { findVisibleMilestone } from "@/db/queries/deals";
 import {
-  type Appeal,
-  appeals,
-  type Deal,
-  decisions,
-  type Milestone,
-  milestones,
-  type SettlementVia,
-  settlements,
-  verifications,
-} from "@/db/schema";
+  findMilestoneSettlement,
+  insertAppeal,
+  insertDecision,
+  listVerdictHashes,
+  lockMilestone,
+  markAppealDecided,
+  markMilestoneRejected,
+} from "@/db/queries/decisions";
+import type { Appeal, Deal, Milestone, SettlementVia } from "@/db/schema";
 import { now } from "@/lib/clock";
 import type { Caller } from "@/lib/deals/deals";
 import { getMilestone, type MilestoneDetailJson } from "@/lib/deals/milestones";
@@ -90,10 +88,7 @@ async function decidableMilestone(
     throw new AppError("invalid_state", `The deal is ${deal.status}; there is nothing to decide.`);
   if (milestone.status === "pending")
     throw new AppError("no_deliverable", "Nothing has been submitted yet.");
-  const [existing] = await db
-    .select()
-    .from(settlements)
-    .where(eq(settlements.milestoneId, milestone.id));
+  const existing = await findMilestoneSettlement(db, milestone.id);
   if (existing) await claimedMeanwhile(db, milestone.id, new Error("settled"));
   if (milestone.status !== "submitted" && milestone.status !== "rejected")
     throw new AppError(
@@ -119,7 +114,7 @@ async function writeDecision(
   text: string,
   hash: Hex,
 ): Promise<void> {
-  await tx.insert(decisions).values({
+  await insertDecision(tx, {
     milestoneId: m.id,
     dealId: deal.id,
     revision: record.revision,
@@ -131,11 +126,7 @@ async function writeDecision(
     record: text,
     recordHash: hash,
   });
-  if (record.appealId)
-    await tx
-      .update(appeals)
-      .set({ status: "decided", decidedAt: new Date() })
-      .where(and(eq(appeals.id, record.appealId), eq(appeals.status, "open")));
+  if (record.appealId) await markAppealDecided(tx, record.appealId);
   await recordEvent(tx, {
     dealId: deal.id,
     milestoneId: m.id,
@@ -167,12 +158,7 @@ export async function decideMilestone(
   const revision = milestone.revision;
   const [appeal, verified] = await Promise.all([
     appealFor(db, milestone.id, revision),
-    db
-      .select({ recordHash: verifications.recordHash })
-      .from(verifications)
-      .where(
-        and(eq(verifications.milestoneId, milestone.id), eq(verifications.revision, revision)),
-      ),
+    listVerdictHashes(db, milestone.id, revision),
   ]);
   if (await decisionFor(db, milestone.id, revision)) throw alreadyDecided();
   const record: DecisionRecord = {
@@ -192,11 +178,7 @@ export async function decideMilestone(
   if (!input.approve) {
     try {
       await db.transaction(async (tx) => {
-        const [locked] = await tx
-          .select()
-          .from(milestones)
-          .where(eq(milestones.id, milestone.id))
-          .for("no key update");
+        const locked = await lockMilestone(tx, milestone.id);
         if (
           !locked ||
           locked.revision !== revision ||
@@ -207,10 +189,7 @@ export async function decideMilestone(
             "The milestone changed meanwhile (settled or resubmitted); reload it and decide again.",
           );
         await writeDecision(tx, deal, milestone, record, text, hash);
-        await tx
-          .update(milestones)
-          .set({ status: "rejected", updatedAt: new Date() })
-          .where(and(eq(milestones.id, milestone.id), inArray(milestones.status, ["submitted"])));
+        await markMilestoneRejected(tx, milestone.id);
       });
     } catch (err) {
       if (isUniqueViolation(err, "decisions_milestone_revision_key")) throw alreadyDecided();
@@ -275,11 +254,7 @@ export async function appealMilestone(
   let created: Appeal | undefined;
   try {
     created = await db.transaction(async (tx) => {
-      const [locked] = await tx
-        .select()
-        .from(milestones)
-        .where(eq(milestones.id, milestone.id))
-        .for("no key update");
+      const locked = await lockMilestone(tx, milestone.id);
       if (locked?.status !== "rejected")
         throw new AppError("invalid_state", "Only a rejected submission can be appealed.", {
           details: { status: locked?.status ?? null },
@@ -289,16 +264,13 @@ export async function appealMilestone(
           "already_decided",
           "The brand has already decided on this revision; submit a new revision instead.",
         );
-      const [appeal] = await tx
-        .insert(appeals)
-        .values({
-          milestoneId: locked.id,
-          dealId: deal.id,
-          revision: locked.revision,
-          creatorId: caller.id,
-          reason: input.reason,
-        })
-        .returning();
+      const appeal = await insertAppeal(tx, {
+        milestoneId: locked.id,
+        dealId: deal.id,
+        revision: locked.revision,
+        creatorId: caller.id,
+        reason: input.reason,
+      });
       await recordEvent(tx, {
         dealId: deal.id,
         milestoneId: locked.id,

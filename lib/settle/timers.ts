@@ -1,6 +1,12 @@
-import { and, eq, isNotNull, lte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { dealEvents, deals, deliverables, milestones } from "@/db/schema";
+import {
+  hasNoTimerEventYet,
+  listElapsedReviewWindows,
+  listOverdueMilestones,
+  lockUnannouncedMilestone,
+  type TimedMilestone,
+  type TimerEventType,
+} from "@/db/queries/timers";
 import { now } from "@/lib/clock";
 import { recordEvent } from "@/lib/events/events";
 
@@ -12,73 +18,20 @@ import { recordEvent } from "@/lib/events/events";
 
 export type TimerReport = { reviewWindowsElapsed: number; overdue: number };
 
-const noEventYet = (type: "review_window_elapsed" | "overdue") =>
-  sql`not exists (select 1 from ${dealEvents} e where e.milestone_id = ${milestones.id}
-      and e.type = ${type} and (e.data->>'revision')::int = ${milestones.revision})`;
-
 export async function checkTimers(db: Db, at: Date = now()): Promise<TimerReport> {
   const report: TimerReport = { reviewWindowsElapsed: 0, overdue: 0 };
-  const elapsed = await db
-    .select({ id: milestones.id, dealId: milestones.dealId, revision: milestones.revision })
-    .from(milestones)
-    .innerJoin(deals, eq(deals.id, milestones.dealId))
-    .innerJoin(
-      deliverables,
-      and(
-        eq(deliverables.milestoneId, milestones.id),
-        eq(deliverables.revision, milestones.revision),
-      ),
-    )
-    .where(
-      and(
-        eq(deals.status, "active"),
-        eq(milestones.status, "submitted"),
-        // An ISO string: postgres.js does not bind a JS Date inside raw SQL (PGlite does).
-        sql`${deliverables.submittedAt} + make_interval(secs => ${deals.reviewWindowSeconds}) <= ${at.toISOString()}::timestamptz`,
-        noEventYet("review_window_elapsed"),
-      ),
-    )
-    .limit(500);
-  const overdue = await db
-    .select({ id: milestones.id, dealId: milestones.dealId, revision: milestones.revision })
-    .from(milestones)
-    .innerJoin(deals, eq(deals.id, milestones.dealId))
-    .where(
-      and(
-        eq(deals.status, "active"),
-        eq(milestones.status, "pending"),
-        isNotNull(milestones.dueAt),
-        lte(milestones.dueAt, at),
-        noEventYet("overdue"),
-      ),
-    )
-    .limit(500);
+  const elapsed = await listElapsedReviewWindows(db, at);
+  const overdue = await listOverdueMilestones(db, at);
 
   const announce = async (
-    m: { id: string; dealId: string; revision: number },
-    type: "review_window_elapsed" | "overdue",
+    m: TimedMilestone,
+    type: TimerEventType,
     status: "submitted" | "pending",
   ) =>
     db.transaction(async (tx) => {
-      const [locked] = await tx
-        .select({ id: milestones.id })
-        .from(milestones)
-        .where(
-          and(
-            eq(milestones.id, m.id),
-            eq(milestones.status, status),
-            eq(milestones.revision, m.revision),
-            noEventYet(type),
-          ),
-        )
-        .for("update", { skipLocked: true });
-      if (!locked) return false;
+      if (!(await lockUnannouncedMilestone(tx, m, type, status))) return false;
       // Re-checked under the lock: a concurrent run that announced first committed its event.
-      const [again] = await tx
-        .select({ id: milestones.id })
-        .from(milestones)
-        .where(and(eq(milestones.id, m.id), noEventYet(type)));
-      if (!again) return false;
+      if (!(await hasNoTimerEventYet(tx, m.id, type))) return false;
       await recordEvent(tx, {
         dealId: m.dealId,
         milestoneId: m.id,

@@ -1,0 +1,86 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import {
+  type Appeal,
+  appeals,
+  decisions,
+  type Milestone,
+  milestones,
+  type Settlement,
+  settlements,
+  verifications,
+} from "@/db/schema";
+
+// The brand's decisions and the creator's appeals (lib/settle/decisions.ts): by milestone
+// id, which the caller reached through the deal's parties first (findVisibleMilestone) and
+// checked is theirs to decide or appeal. The reads around a verdict are in reviews.ts.
+
+/** The milestone's settlement, if it has one. */
+export async function findMilestoneSettlement(
+  db: DbOrTx,
+  milestoneId: string,
+): Promise<Settlement | undefined> {
+  const [row] = await db.select().from(settlements).where(eq(settlements.milestoneId, milestoneId));
+  return row;
+}
+
+/** The record hash of the verifier's verdict on a revision (none, or one row). */
+export function listVerdictHashes(
+  db: DbOrTx,
+  milestoneId: string,
+  revision: number,
+): Promise<{ recordHash: string | null }[]> {
+  return db
+    .select({ recordHash: verifications.recordHash })
+    .from(verifications)
+    .where(and(eq(verifications.milestoneId, milestoneId), eq(verifications.revision, revision)));
+}
+
+/**
+ * The milestone, its row locked FOR NO KEY UPDATE (as every milestone write takes: it still
+ * lets the inserts that reference it — events, decisions, appeals — take their key-share
+ * locks) until the transaction ends.
+ */
+export async function lockMilestone(
+  tx: DbOrTx,
+  milestoneId: string,
+): Promise<Milestone | undefined> {
+  const [row] = await tx
+    .select()
+    .from(milestones)
+    .where(eq(milestones.id, milestoneId))
+    .for("no key update");
+  return row;
+}
+
+export type NewDecision = typeof decisions.$inferInsert;
+
+export async function insertDecision(tx: DbOrTx, values: NewDecision): Promise<void> {
+  await tx.insert(decisions).values(values);
+}
+
+/** Marks an open appeal decided (an appeal already decided is left as it is). */
+export async function markAppealDecided(tx: DbOrTx, appealId: string): Promise<void> {
+  await tx
+    .update(appeals)
+    .set({ status: "decided", decidedAt: new Date() })
+    .where(and(eq(appeals.id, appealId), eq(appeals.status, "open")));
+}
+
+/** An upheld rejection: a submitted milestone becomes rejected (any other status stays). */
+export async function markMilestoneRejected(tx: DbOrTx, milestoneId: string): Promise<void> {
+  await tx
+    .update(milestones)
+    .set({ status: "rejected", updatedAt: new Date() })
+    .where(and(eq(milestones.id, milestoneId), inArray(milestones.status, ["submitted"])));
+}
+
+export type NewAppeal = Pick<
+  typeof appeals.$inferInsert,
+  "milestoneId" | "dealId" | "revision" | "creatorId" | "reason"
+>;
+
+export async function insertAppeal(tx: DbOrTx, values: NewAppeal): Promise<Appeal | undefined> {
+  const [appeal] = await tx.insert(appeals).values(values).returning();
+  return appeal;
+}
