@@ -103,6 +103,11 @@ export const deals = pgTable(
      * may trigger the settlement themselves (lib/deals/timers.ts).
      */
     reviewWindowSeconds: integer("review_window_seconds").notNull().default(604800),
+    /**
+     * Counts the brand's edits of the terms (lib/deals/edit.ts): a creator takes the version
+     * they reviewed, or is told the deal changed (409 terms_changed).
+     */
+    termsVersion: integer("terms_version").notNull().default(1),
     /** Set on the demo starter deals; unique per brand so seeding is idempotent in the database. */
     starterKey: text("starter_key"),
     /**

@@ -29,6 +29,7 @@ const statusByCode = {
   review_window_open: 409,
   deal_not_editable: 409,
   terms_locked: 409,
+  terms_changed: 409,
   idempotency_key_reused: 422,
   payload_too_large: 413,
   unsupported_media_type: 415,

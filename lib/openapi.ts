@@ -56,6 +56,7 @@ import {
 } from "@/lib/auth/api-keys";
 import { roleBody, sessionBody, walletLinkBody, walletNonceQuery } from "@/lib/auth/schemas";
 import {
+  acceptBody,
   createDealBody,
   dealListQuery,
   deliverableBody,
@@ -277,14 +278,15 @@ export const endpoints: Endpoint[] = [
     path: "/api/deals/{id}/accept",
     tag: "Deals",
     auth: true,
+    body: acceptBody,
     summary:
-      "A creator takes an open (funded) deal; of two racing creators one wins. Their proven wallet is recorded in the escrow as the payee; from then on the brand cannot cancel.",
+      "A creator takes an open (funded) deal, in the version of its terms they reviewed (`termsVersion`, optional); of two racing creators one wins. Their proven wallet is recorded in the escrow as the payee; from then on the brand cannot cancel.",
     response: "{ deal }",
     responseSchema: dealResponse,
     errors: [
       "403 wrong_role | forbidden",
       "404 not_found",
-      "409 invalid_state (taken, or cancelled by the brand) | wallet_required",
+      "409 invalid_state (taken, or cancelled by the brand) | wallet_required | terms_changed (the brand edited the deal after that termsVersion)",
       "502 chain_unavailable (retry finishes the on-chain assignment)",
     ],
   },

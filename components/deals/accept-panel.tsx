@@ -21,11 +21,18 @@ export function AcceptPanel({ deal, onAccepted }: { deal: DealJson; onAccepted()
     setBusy(true);
     setError(null);
     try {
-      await apiFetch(`/api/deals/${deal.id}/accept`, { method: "POST" });
+      // The version of the terms shown on this page: an edit since then is refused (409).
+      await apiFetch(`/api/deals/${deal.id}/accept`, {
+        body: { termsVersion: deal.termsVersion },
+      });
       await onAccepted();
     } catch (err) {
       if (err instanceof ApiError && err.code === "wallet_required") setNeedsWallet(true);
-      else if (err instanceof ApiError && (err.code === "invalid_state" || err.status === 404))
+      else if (err instanceof ApiError && err.code === "terms_changed") {
+        // Show the new terms; the message stays until the creator takes them.
+        setError(err.message);
+        await onAccepted();
+      } else if (err instanceof ApiError && (err.code === "invalid_state" || err.status === 404))
         setTaken(true);
       else setError(errorMessage(err));
     } finally {

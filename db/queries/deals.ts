@@ -294,7 +294,7 @@ export async function updateDealFields(
 ): Promise<Deal | undefined> {
   const [row] = await tx
     .update(deals)
-    .set({ ...patch, updatedAt: new Date() })
+    .set({ ...patch, termsVersion: sql`${deals.termsVersion} + 1`, updatedAt: new Date() })
     .where(and(eq(deals.id, dealId), eq(deals.brandId, brandId)))
     .returning();
   return row;

@@ -223,6 +223,10 @@ export const dealSchema = z
     budget: z.number().describe("USDC"),
     status: z.enum(dealStatuses),
     minScore: score,
+    termsVersion: z
+      .number()
+      .int()
+      .describe("Goes up with each edit of the terms; pass it to accept to take this version"),
     inviteEmail: z.string().nullable(),
     paid: decimal.describe("Paid out so far (confirmed settlements)"),
     escrow: escrowSchema,

@@ -191,7 +191,12 @@ export async function getDeal(db: Db, caller: Caller, dealId: string): Promise<D
  * whichever order the two requests reach the database in. One conditional UPDATE decides races: the first
  * creator's statement wins, the others find no open row and get 409.
  */
-export async function acceptDeal(db: Db, caller: Caller, dealId: string): Promise<DealJson> {
+export async function acceptDeal(
+  db: Db,
+  caller: Caller,
+  dealId: string,
+  opts: { termsVersion?: number } = {},
+): Promise<DealJson> {
   const deal = await findAcceptableDeal(db, caller, dealId);
   if (!deal) throw notFound("Deal");
   if (deal.brandId === caller.id) throw new AppError("forbidden", "You cannot take your own deal.");
@@ -207,6 +212,13 @@ export async function acceptDeal(db: Db, caller: Caller, dealId: string): Promis
       "wallet_required",
       "Link a wallet before taking a deal: the escrow pays the address recorded now.",
     );
+  const termsChanged = () =>
+    new AppError(
+      "terms_changed",
+      "The brand changed this deal after you opened it. Review the new terms, then take it.",
+    );
+  if (opts.termsVersion !== undefined && deal.termsVersion !== opts.termsVersion)
+    throw termsChanged();
   const taken = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(deals)
@@ -217,6 +229,8 @@ export async function acceptDeal(db: Db, caller: Caller, dealId: string): Promis
           isNull(deals.creatorId),
           eq(deals.status, "open"),
           or(isNull(deals.inviteEmail), sql`lower(${deals.inviteEmail}) = lower(${caller.email})`),
+          // An edit committed since the creator read the deal: they did not agree to it.
+          opts.termsVersion === undefined ? undefined : eq(deals.termsVersion, opts.termsVersion),
         ),
       )
       .returning();
@@ -229,8 +243,11 @@ export async function acceptDeal(db: Db, caller: Caller, dealId: string): Promis
       });
     return row;
   });
-  if (!taken)
+  if (!taken) {
+    const now = await findAcceptableDeal(db, caller, dealId);
+    if (now && now.status === "open" && !now.creatorId) throw termsChanged();
     throw new AppError("invalid_state", "This deal has already been taken by another creator.");
+  }
   // Recorded on-chain by the evaluator; from then on the brand can no longer cancel it.
   return renderDeal(db, await assignCreatorOnChain(db, taken));
 }

@@ -122,6 +122,17 @@ export type DealListQuery = z.infer<typeof dealListQuery>;
 
 export const idParams = z.object({ id: z.uuid("must be a UUID") });
 
+export const acceptBody = z.object({
+  termsVersion: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      "The deal's termsVersion the creator reviewed: if the brand has edited the deal since, 409 terms_changed",
+    ),
+});
+
 export const deliverableBody = z.object({
   url: httpUrl,
   text: z.string().max(20_000).default(""),

@@ -89,6 +89,8 @@ export type DealJson = {
   budget: number;
   status: string;
   minScore: number;
+  /** Goes up with each edit of the terms; a creator takes the version they reviewed. */
+  termsVersion: number;
   inviteEmail: string | null;
   /** USDC paid out so far (confirmed settlements), a decimal string. */
   paid: string;
@@ -297,6 +299,7 @@ export function dealJson(deal: Deal, details: DealDetails): DealJson {
     budget: unitsToNumber(deal.budgetUnits),
     status: deal.status,
     minScore: bpsToScore(deal.minScoreBps),
+    termsVersion: deal.termsVersion,
     inviteEmail: deal.inviteEmail,
     paid: unitsToDecimal(paidUnits),
     escrow: escrowJson(deal, ms, dealSettlements),

@@ -372,6 +372,34 @@ describe("a funded deal nobody has taken", () => {
 });
 
 describe("who may edit, and when", () => {
+  it("a creator takes the version of the terms they reviewed: an edit since is 409 terms_changed", async () => {
+    const dealId = await createDeal();
+    await fundDeal(brand, dealId);
+    const seen = await call(dealRoute.GET, { params: { id: dealId }, token: creator.token });
+    expect(seen.body.deal.termsVersion).toBe(1);
+
+    // The brand raises the bar while the creator reads the old terms.
+    expect((await patch(dealId, { minScore: 0.9 })).status).toBe(200);
+    expect((await patch(dealId, { minScore: 0.9 })).body.deal.termsVersion).toBe(2); // no-op: same
+    const stale = await call(acceptRoute.POST, {
+      params: { id: dealId },
+      body: { termsVersion: 1 },
+      token: creator.token,
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error.code).toBe("terms_changed");
+    expect((await dealRow(dealId)).creatorId).toBeNull();
+    expect((await dealRow(dealId)).status).toBe("open");
+
+    const fresh = await call(acceptRoute.POST, {
+      params: { id: dealId },
+      body: { termsVersion: 2 },
+      token: creator.token,
+    });
+    expect(fresh.status, JSON.stringify(fresh.body)).toBe(200);
+    expect(fresh.body.deal).toMatchObject({ status: "active", minScore: 0.9, termsVersion: 2 });
+  });
+
   it("a taken, cancelled deal answers 409 deal_not_editable", async () => {
     const taken = await createDeal();
     await fundDeal(brand, taken);

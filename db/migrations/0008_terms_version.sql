@@ -1,0 +1,1 @@
+ALTER TABLE "deals" ADD COLUMN "terms_version" integer DEFAULT 1 NOT NULL;
