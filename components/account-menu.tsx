@@ -2,15 +2,17 @@
 
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { useSession } from "@/components/session-provider";
 import { dashboardPath, errorMessage, roleLabel } from "@/lib/client/api";
 
-// The header's account area: who is signed in and in which role, a role switch
-// (creator ↔ brand) and sign-out. While the session is being restored it shows a
-// placeholder rather than flashing "Sign in".
+// The header's navigation and account area: the signed-in user's pages (their dashboard
+// first, then inbox, wallet, profile, API keys, and the API docs last), who is signed in and
+// in which role, a role switch (creator ↔ brand) and sign-out. Signed out: the API docs and
+// "Sign in". While the session is being restored it shows a placeholder rather than
+// flashing "Sign in".
 
-export function AccountMenu() {
+export function AccountMenu({ inbox, docs }: { inbox: ReactNode; docs: ReactNode }) {
   const { user, status, setRole, signOut } = useSession();
   const router = useRouter();
   const pathname = usePathname();
@@ -19,21 +21,27 @@ export function AccountMenu() {
 
   if (status === "loading")
     return (
-      <span
-        className="skeleton"
-        style={{ display: "inline-block", width: "12rem", height: "2rem" }}
-        role="status"
-        aria-label="Loading account"
-      />
+      <>
+        {docs}
+        <span
+          className="skeleton"
+          style={{ display: "inline-block", width: "12rem", height: "2rem" }}
+          role="status"
+          aria-label="Loading account"
+        />
+      </>
     );
 
   if (!user) {
     // The home and sign-in pages carry their own sign-in call to action.
-    if (pathname === "/" || pathname === "/sign-in") return null;
+    if (pathname === "/" || pathname === "/sign-in") return docs;
     return (
-      <Link className="btn small" href="/sign-in">
-        Sign in
-      </Link>
+      <>
+        {docs}
+        <Link className="btn small" href="/sign-in">
+          Sign in
+        </Link>
+      </>
     );
   }
 
@@ -66,28 +74,32 @@ export function AccountMenu() {
     });
 
   return (
-    <div className="account-menu" data-testid="account-menu">
+    <>
       <Link href={dashboardPath(user.profileType)}>Dashboard</Link>
+      {inbox}
       <Link href="/wallet">Wallet</Link>
       <Link href="/profile">Profile</Link>
       <Link href="/settings/keys">API keys</Link>
-      <span className="small account-email" title={user.email} data-testid="account-email">
-        {user.email}
-      </span>
-      <span className="badge" data-testid="account-role" title={user.email}>
-        {roleLabel(user.profileType)}
-      </span>
-      <button type="button" className="btn small secondary" onClick={switchRole} disabled={busy}>
-        Switch to {roleLabel(other).toLowerCase()}
-      </button>
-      <button type="button" className="btn small ghost" onClick={leave} disabled={busy}>
-        Sign out
-      </button>
-      {error && (
-        <span className="field-error" role="alert">
-          {error}
+      {docs}
+      <div className="account-menu" data-testid="account-menu">
+        <span className="small account-email" title={user.email} data-testid="account-email">
+          {user.email}
         </span>
-      )}
-    </div>
+        <span className="badge" data-testid="account-role" title={user.email}>
+          {roleLabel(user.profileType)}
+        </span>
+        <button type="button" className="btn small secondary" onClick={switchRole} disabled={busy}>
+          Switch to {roleLabel(other).toLowerCase()}
+        </button>
+        <button type="button" className="btn small ghost" onClick={leave} disabled={busy}>
+          Sign out
+        </button>
+        {error && (
+          <span className="field-error" role="alert">
+            {error}
+          </span>
+        )}
+      </div>
+    </>
   );
 }

@@ -10,8 +10,8 @@ export function DemoIdentityBanner() {
   return (
     <div className="demo-banner" role="note" data-testid="demo-identity-banner">
       <div className="container">
-        <strong>Demo identity</strong> — sign-in here is the built-in test provider: anyone can sign
-        in as any e-mail address. Do not use this deployment for anything real.
+        <strong>Demo identity</strong> — anyone can sign in as any e-mail address. Do not use this
+        deployment for anything real.
       </div>
     </div>
   );

@@ -95,22 +95,22 @@ export function SignInPanel({ mode, next }: { mode: SignInMode; next: string | n
     );
 
   const roleField = (
-    <fieldset className="row" style={{ border: 0, padding: 0, margin: 0 }}>
-      <legend className="small muted" style={{ marginBottom: "0.3rem" }}>
-        I am a
-      </legend>
-      {(["creator", "organization"] as const).map((value) => (
-        <label key={value} className="row" style={{ flexDirection: "row", fontWeight: 500 }}>
-          <input
-            type="radio"
-            name="role"
-            value={value}
-            checked={role === value}
-            onChange={() => setRole(value)}
-          />
-          {roleLabel(value)}
-        </label>
-      ))}
+    <fieldset className="choice">
+      <legend>I am a</legend>
+      <div className="row">
+        {(["creator", "organization"] as const).map((value) => (
+          <label key={value} className="radio">
+            <input
+              type="radio"
+              name="role"
+              value={value}
+              checked={role === value}
+              onChange={() => setRole(value)}
+            />
+            {roleLabel(value)}
+          </label>
+        ))}
+      </div>
     </fieldset>
   );
 
@@ -127,15 +127,15 @@ export function SignInPanel({ mode, next }: { mode: SignInMode; next: string | n
           {mode === "dev" ? (
             <>
               <p className="muted small">
-                Demo sign-in: the built-in identity provider issues a token for any e-mail address.
-                Production deployments use a real provider. Link a payout wallet afterwards on the
-                Wallet page, by signing a message with it.
+                This demo signs you in with any e-mail address, no password needed. You can link a
+                payout wallet afterwards, on the Wallet page.
               </p>
               <label>
                 E-mail
                 <input name="email" type="email" required autoComplete="email" />
               </label>
-              <label className="row" style={{ flexDirection: "row", fontWeight: 500 }}>
+              {roleField}
+              <label className="radio">
                 <input
                   type="checkbox"
                   name="embeddedWallet"
@@ -143,10 +143,9 @@ export function SignInPanel({ mode, next }: { mode: SignInMode; next: string | n
                 />
                 No browser wallet? Use an embedded wallet
               </label>
-              <p id="embedded-wallet-hint" className="muted small">
-                Like a real provider&apos;s embedded wallet: the identity provider keeps the key and
-                puts the wallet in your sign-in token, so payouts can go to it without an extension.
-                (Demo: the key is held by this server.)
+              <p id="embedded-wallet-hint" className="muted small embedded-hint">
+                You get a wallet without installing an extension, and payouts can go to it straight
+                away. In this demo its key is kept on this server.
               </p>
             </>
           ) : (
@@ -160,9 +159,9 @@ export function SignInPanel({ mode, next }: { mode: SignInMode; next: string | n
                 ID token
                 <textarea name="idToken" required spellCheck={false} />
               </label>
+              {roleField}
             </>
           )}
-          {roleField}
           {error && (
             <div className="alert error" role="alert">
               {error}

@@ -10,10 +10,8 @@ export function SiteHeader() {
         <Link href="/" className="logo">
           Mile<span>stone</span>
         </Link>
-        <nav className="nav">
-          <Link href="/docs">API</Link>
-          <UnreadBadge />
-          <AccountMenu />
+        <nav className="nav" aria-label="Main">
+          <AccountMenu inbox={<UnreadBadge />} docs={<Link href="/docs">API docs</Link>} />
         </nav>
       </div>
     </header>

@@ -35,6 +35,42 @@ function bodySkeleton(schema: z.ZodType): string {
   return JSON.stringify(Object.fromEntries(props), null, 2);
 }
 
+/** An anchor id for a tag's section ("Deals" → "tag-deals"). */
+function tagId(tag: string): string {
+  return `tag-${tag.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+}
+
+/** Text with `backticked` words shown as code. */
+function withCode(text: string) {
+  return text.split("`").map((part, i) =>
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string
+    i % 2 === 1 ? <code key={i}>{part}</code> : part,
+  );
+}
+
+/**
+ * The errors an endpoint can answer, collapsed (every endpoint has several; the page stays
+ * scannable): status and codes as code, the note in words.
+ */
+function ErrorList({ errors }: { errors: string[] }) {
+  return (
+    <details className="small">
+      <summary className="muted">Errors ({errors.length})</summary>
+      <ul className="error-list">
+        {errors.map((text) => {
+          const [, head = text, note] = /^(.+?)(?:\s+\((.*)\))?$/.exec(text) ?? [];
+          return (
+            <li key={text}>
+              <code>{head}</code>
+              {note ? <span className="muted"> — {note}</span> : null}
+            </li>
+          );
+        })}
+      </ul>
+    </details>
+  );
+}
+
 export default function DocsPage() {
   const tags = [...new Set(endpoints.map((e) => e.tag))];
   return (
@@ -42,17 +78,50 @@ export default function DocsPage() {
       <section className="card stack">
         <h1>API reference</h1>
         <p className="muted">
-          The browser app and third parties use the same JSON API. Programs send{" "}
-          <code>Authorization: Bearer &lt;credential&gt;</code>: an API key (
-          <a href="/settings/keys">Settings → API keys</a>; scopes read, write, settle; rate-limited
-          with <code>RateLimit-*</code> headers), the token <code>POST /api/auth/session</code>{" "}
-          returns, or your identity provider&apos;s ID token. Every error has one shape:{" "}
-          <code>{'{ "error": { "code", "message", "details"? } }'}</code>. Amounts the service
-          computes are decimal strings in USDC; ids are UUIDs. Account and session management
-          (sign-out, role, wallet, display name, handles, API keys) is <em>session only</em>: an API
-          key, whatever its scopes, or a bare identity token gets <code>403 forbidden</code> there.
-          Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a>.
+          The browser app and third parties use the same JSON API. Machine-readable:{" "}
+          <a href="/api/openapi.json">/api/openapi.json</a>.
         </p>
+        <ul className="doc-facts small">
+          <li>
+            <strong>Credentials.</strong> Programs send{" "}
+            <code>Authorization: Bearer &lt;credential&gt;</code>: an API key (
+            <a href="/settings/keys">Settings → API keys</a>; scopes read, write, settle;
+            rate-limited with <code>RateLimit-*</code> headers), the token{" "}
+            <code>POST /api/auth/session</code> returns, or your identity provider&apos;s ID token.
+          </li>
+          <li>
+            <strong>Session only.</strong> Account and session management (sign-out, role, wallet,
+            display name, handles, API keys) needs a session: an API key, whatever its scopes, or a
+            bare identity token gets <code>403 forbidden</code> there.
+          </li>
+          <li>
+            <strong>Errors</strong> have one shape:{" "}
+            <code>{'{ "error": { "code", "message", "details"? } }'}</code>.
+          </li>
+          <li>
+            <strong>Values.</strong> Amounts the service computes are decimal strings in USDC; ids
+            are UUIDs.
+          </li>
+        </ul>
+        <nav aria-label="On this page" className="doc-toc small">
+          <strong>On this page:</strong>
+          <ul>
+            <li>
+              <a href="#money-flow">How the money moves</a>
+            </li>
+            <li>
+              <a href="#try-it">Try it</a>
+            </li>
+            <li>
+              <a href="#webhooks">Verifying webhooks</a>
+            </li>
+            {tags.map((tag) => (
+              <li key={tag}>
+                <a href={`#${tagId(tag)}`}>{tag}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
       </section>
       <section className="card stack" aria-labelledby="money-flow">
         <h2 id="money-flow">How the money moves</h2>
@@ -75,19 +144,21 @@ export default function DocsPage() {
           the grace period, without the service.
         </p>
       </section>
-      <TryIt
-        endpoints={endpoints
-          .filter((e) => e.auth === true && !e.sessionOnly)
-          .map((e) => ({
-            method: e.method,
-            path: e.path,
-            example: e.body ? bodySkeleton(e.body) : undefined,
-          }))}
-      />
+      <div id="try-it">
+        <TryIt
+          endpoints={endpoints
+            .filter((e) => e.auth === true && !e.sessionOnly)
+            .map((e) => ({
+              method: e.method,
+              path: e.path,
+              example: e.body ? bodySkeleton(e.body) : undefined,
+            }))}
+        />
+      </div>
       <WebhookDocs />
       {tags.map((tag) => (
-        <section key={tag} className="stack">
-          <h2>{tag}</h2>
+        <section key={tag} className="stack" aria-labelledby={tagId(tag)}>
+          <h2 id={tagId(tag)}>{tag}</h2>
           {endpoints
             .filter((e) => e.tag === tag)
             .map((e) => (
@@ -98,22 +169,22 @@ export default function DocsPage() {
               >
                 <div className="row">
                   <span
-                    className={`badge ${e.method === "GET" ? "ok" : e.method === "DELETE" ? "bad" : ""}`}
+                    className={`badge plain method ${e.method === "GET" ? "ok" : e.method === "DELETE" ? "bad" : ""}`}
                   >
                     {e.method}
                   </span>
-                  <code>{e.path}</code>
-                  <span className="badge neutral">
+                  <code className="endpoint-path">{e.path}</code>
+                  <span className="badge neutral plain">
                     {e.auth === "cron"
-                      ? "auth: the cron secret"
+                      ? "Cron secret"
                       : e.sessionOnly
-                        ? "session only: not with an API key"
+                        ? "Session only (no API key)"
                         : e.auth
-                          ? "auth: bearer or cookie"
-                          : "no auth"}
+                          ? "API key or session"
+                          : "No auth"}
                   </span>
                 </div>
-                <p style={{ margin: 0 }}>{e.summary}</p>
+                <p style={{ margin: 0 }}>{withCode(e.summary)}</p>
                 {e.body ? (
                   <details>
                     <summary className="small muted">Request body</summary>
@@ -126,9 +197,7 @@ export default function DocsPage() {
                 <div className="small">
                   <strong>Response:</strong> <code>{e.response}</code>
                 </div>
-                <div className="small muted">
-                  <strong>Errors:</strong> {errorsOf(e).join(" · ")}
-                </div>
+                <ErrorList errors={errorsOf(e)} />
               </article>
             ))}
         </section>

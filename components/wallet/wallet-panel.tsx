@@ -30,7 +30,9 @@ export function WalletPanel({ title = "Wallet" }: { title?: string }) {
     <section className="card stack" data-testid="wallet-panel">
       <div className="spread">
         <h2>{title}</h2>
-        <span className="badge neutral plain">{info.displayName}</span>
+        <span className="badge neutral plain" title="The blockchain network payouts are made on">
+          Network: {info.displayName}
+        </span>
       </div>
 
       <div className={styles.facts}>

@@ -100,7 +100,7 @@ function CreateForm({
           onChange={(e) => setUrl(e.target.value)}
           aria-describedby="webhook-url-hint"
         />
-        <span id="webhook-url-hint" className="hint">
+        <span id="webhook-url-hint" className="hint muted small">
           https, on a public address. Each event is POSTed as JSON with a Milestone-Signature header
           (see the API docs for verifying it).
         </span>
@@ -194,7 +194,7 @@ function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
         <p className="small muted">No deliveries yet.</p>
       ) : (
         <div className="table-scroll">
-          <table className="small">
+          <table className="small simple">
             <caption className="visually-hidden">Deliveries to {endpoint.url}</caption>
             <thead>
               <tr>
