@@ -47,11 +47,15 @@ const LAMBDA_ONLY = new Set([
 
 function packageDir(): string | null {
   try {
-    // The package exports only ".": resolve its entry and walk up to its folder.
+    // The package exports only ".": resolve its entry and walk up to its folder, the one whose
+    // package.json names it (its build folders hold package.json files of their own, with
+    // only a "type": the version read below would be undefined).
     const entry = createRequire(path.join(ROOT, "package.json")).resolve(PACKAGE);
-    let dir = path.dirname(entry);
-    while (!existsSync(path.join(dir, "package.json"))) dir = path.dirname(dir);
-    return dir;
+    for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+      const file = path.join(dir, "package.json");
+      if (existsSync(file) && JSON.parse(readFileSync(file, "utf8")).name === PACKAGE) return dir;
+    }
+    return null;
   } catch {
     return null;
   }

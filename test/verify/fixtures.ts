@@ -1,4 +1,4 @@
-import { MockLanguageModelV4 } from "ai/test";
+import { MockLanguageModelV3 } from "ai/test";
 import { eq } from "drizzle-orm";
 import * as acceptRoute from "@/app/api/deals/[id]/accept/route";
 import * as dealsRoute from "@/app/api/deals/route";
@@ -18,8 +18,8 @@ import type { TestUser } from "../helpers/users";
 // verifier then reads the post through the safe fetcher. `{ publish: false }` submits the
 // URL as given (a post the verifier has to fetch from elsewhere).
 
-type CallOptions = Parameters<MockLanguageModelV4["doGenerate"]>[0];
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV4["doGenerate"]>>;
+type CallOptions = Parameters<MockLanguageModelV3["doGenerate"]>[0];
+type GenerateResult = Awaited<ReturnType<MockLanguageModelV3["doGenerate"]>>;
 
 export const launchRequirements: Requirements = {
   hashtags: ["#MilestoneLaunch", "#ad"],
@@ -121,14 +121,14 @@ export const approve: Answer = {
 /** A mock model answering every call with `answer` (an object is sent as JSON). */
 export function answering(
   answer: Answer | string | ((opts: CallOptions) => Promise<GenerateResult>),
-): MockLanguageModelV4 {
-  if (typeof answer === "function") return new MockLanguageModelV4({ doGenerate: answer });
+): MockLanguageModelV3 {
+  if (typeof answer === "function") return new MockLanguageModelV3({ doGenerate: answer });
   const text = typeof answer === "string" ? answer : JSON.stringify(answer);
-  return new MockLanguageModelV4({ doGenerate: async () => textResult(text) });
+  return new MockLanguageModelV3({ doGenerate: async () => textResult(text) });
 }
 
 /** The user prompt a mock model received on its n-th call. */
-export function promptText(model: MockLanguageModelV4, n = 0): string {
+export function promptText(model: MockLanguageModelV3, n = 0): string {
   const messages = model.doGenerateCalls[n]?.prompt ?? [];
   return messages
     .flatMap((m) =>
