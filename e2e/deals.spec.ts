@@ -257,7 +257,7 @@ test("a creator switches to brand in one click and creates a deal; field errors 
 
   const page = await signIn(browser, `switch-${Date.now()}@example.test`, "Creator");
   await page.goto("/brand/deals/new");
-  const note = page.getByTestId("wrong-role");
+  const note = page.locator("#main").getByTestId("wrong-role");
   await expect(note).toContainText("You are signed in as a creator");
   await note.getByRole("button", { name: "Switch to brand" }).click();
   await expect(page.getByRole("heading", { name: "Create a deal" })).toBeVisible();

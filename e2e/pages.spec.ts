@@ -180,7 +180,9 @@ test("creator pages: dashboard and wallet, axe", async ({ browser }) => {
 
   // The brand dashboard for a creator: a one-click role switch, rendered on the server.
   await page.goto("/brand");
-  await expect(page.getByTestId("wrong-role")).toBeVisible();
+  // Scoped to the page's content: while Next swaps streamed content in, a hidden copy of
+  // it can sit outside <main> for a moment.
+  await expect(page.locator("#main").getByTestId("wrong-role")).toBeVisible();
   await checkPage(page, "wrong-role");
   await page.context().close();
 });
