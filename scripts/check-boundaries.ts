@@ -30,13 +30,9 @@ export const inlineSqlAllowed = [
   // Others were changing these while the rest moved (issue #15 item 7): move them next.
   "lib/chain/sender.ts", // the signer's nonce lock, transaction records, broadcast bookkeeping
   "lib/deals/deals.ts", // create, accept, cancel
-  "lib/deals/funding.ts", // funding authorization
   "lib/deals/milestones.ts", // deliverables and the milestone view
-  "lib/deals/starter.ts", // starter deals
   "lib/settle/advance.ts",
   "lib/settle/payment.ts",
-  "lib/settle/reconcile.ts",
-  "lib/settle/reputation.ts",
   "lib/settle/settle.ts",
 ];
 

@@ -97,3 +97,21 @@ export async function listDealsToWatch(
     .orderBy(sql`${deals.updatedAt} asc`)
     .limit(opts.limit);
 }
+
+/**
+ * Cancels a deal nobody funded (the brand's cancel, lib/deals/funding.ts, after it found the
+ * deal is theirs); undefined when it was no longer unfunded.
+ */
+export async function cancelUnfundedDeal(tx: DbOrTx, dealId: string): Promise<Deal | undefined> {
+  const [row] = await tx
+    .update(deals)
+    .set({ status: "cancelled", updatedAt: new Date() })
+    .where(and(eq(deals.id, dealId), eq(deals.status, "unfunded")))
+    .returning();
+  return row;
+}
+
+/** The watcher looked at the deal now: its next run starts with the deals looked at longest ago. */
+export async function touchDeal(db: DbOrTx, dealId: string): Promise<void> {
+  await db.update(deals).set({ updatedAt: new Date() }).where(eq(deals.id, dealId));
+}

@@ -1,9 +1,9 @@
-import { and, eq } from "drizzle-orm";
 import { type Address, encodeFunctionData, getAddress, type Hex, parseSignature } from "viem";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
 import { findVisibleDeal, listDealMilestones } from "@/db/queries/deals";
-import { type Deal, deals } from "@/db/schema";
+import { cancelUnfundedDeal } from "@/db/queries/escrow";
+import type { Deal } from "@/db/schema";
 import { chainConfig, requireEscrow } from "@/lib/chain/config";
 import { relayProvider } from "@/lib/chain/relay";
 import { gelatoRelayer } from "@/lib/chain/relayer";
@@ -152,11 +152,7 @@ export async function cancelDeal(db: Db, caller: Caller, dealId: string): Promis
     if (check.status === "funded") deal = check.deal;
     else {
       const cancelled = await db.transaction(async (tx) => {
-        const [row] = await tx
-          .update(deals)
-          .set({ status: "cancelled", updatedAt: new Date() })
-          .where(and(eq(deals.id, deal.id), eq(deals.status, "unfunded")))
-          .returning();
+        const row = await cancelUnfundedDeal(tx, deal.id);
         if (row) await recordEvent(tx, { dealId: deal.id, type: "cancelled", actorId: caller.id });
         return row;
       });

@@ -1,6 +1,10 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { deals, milestones, type Requirements } from "@/db/schema";
+import {
+  insertStarterDeals,
+  insertStarterMilestones,
+  listStarterDeals,
+} from "@/db/queries/starter-deals";
+import type { Requirements } from "@/db/schema";
 import { type Caller, renderDeals, requireRole } from "@/lib/deals/deals";
 import type { DealJson } from "@/lib/deals/serialize";
 import { sandboxSocialEnabled } from "@/lib/env";
@@ -122,20 +126,17 @@ export async function ensureStarterDeals(
 ): Promise<{ created: number; deals: DealJson[] }> {
   requireRole(caller, "organization");
   const created = await db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(deals)
-      .values(
-        starterDeals.map((s) => ({
-          brandId: caller.id,
-          starterKey: s.key,
-          title: s.title,
-          description: sandboxSocialEnabled() ? `${s.description} ${SANDBOX_HINT}` : s.description,
-          platform: s.platform,
-          budgetUnits: s.milestones.reduce((sum, m) => sum + units(m.amount), 0n),
-        })),
-      )
-      .onConflictDoNothing({ target: [deals.brandId, deals.starterKey] })
-      .returning({ id: deals.id, starterKey: deals.starterKey });
+    const inserted = await insertStarterDeals(
+      tx,
+      starterDeals.map((s) => ({
+        brandId: caller.id,
+        starterKey: s.key,
+        title: s.title,
+        description: sandboxSocialEnabled() ? `${s.description} ${SANDBOX_HINT}` : s.description,
+        platform: s.platform,
+        budgetUnits: s.milestones.reduce((sum, m) => sum + units(m.amount), 0n),
+      })),
+    );
     for (const { id } of inserted)
       await recordEvent(tx, { dealId: id, type: "created", actorId: caller.id });
     const rows = inserted.flatMap(({ id, starterKey }) => {
@@ -148,22 +149,14 @@ export async function ensureStarterDeals(
         requirements: m.requirements,
       }));
     });
-    if (rows.length) await tx.insert(milestones).values(rows);
+    if (rows.length) await insertStarterMilestones(tx, rows);
     return inserted.length;
   });
-  const list = await db
-    .select()
-    .from(deals)
-    .where(
-      and(
-        eq(deals.brandId, caller.id),
-        inArray(
-          deals.starterKey,
-          starterDeals.map((s) => s.key),
-        ),
-      ),
-    )
-    .orderBy(asc(deals.createdAt), asc(deals.title));
+  const list = await listStarterDeals(
+    db,
+    caller.id,
+    starterDeals.map((s) => s.key),
+  );
   const order = (k: string | null) => starterDeals.findIndex((s) => s.key === k);
   list.sort((a, b) => order(a.starterKey) - order(b.starterKey));
   return { created, deals: await renderDeals(db, list) };

@@ -1,6 +1,6 @@
-import { and, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { chainTransactions, deals, settlements } from "@/db/schema";
+import { touchDeal } from "@/db/queries/escrow";
+import { listOpenSettlements, listUnsettledInFlightTransactions } from "@/db/queries/reconcile";
 import { chainConfig } from "@/lib/chain/config";
 import { resumeTransaction } from "@/lib/chain/sender";
 import { AppError } from "@/lib/errors";
@@ -52,17 +52,11 @@ export async function reconcile(
   };
   const chainId = chainConfig().chainId;
 
-  const open = await db
-    .select()
-    .from(settlements)
-    .where(
-      and(
-        eq(settlements.chainId, chainId),
-        inArray(settlements.status, ["pending", "submitted"]),
-        only.settlementId ? eq(settlements.id, only.settlementId) : undefined,
-        only.dealId ? eq(settlements.dealId, only.dealId) : undefined,
-      ),
-    );
+  const open = await listOpenSettlements(db, {
+    chainId,
+    settlementId: only.settlementId,
+    dealId: only.dealId,
+  });
   for (const s of open) {
     try {
       const done = await advanceSettlement(db, s.id);
@@ -95,23 +89,7 @@ export async function reconcile(
   });
 
   // Whatever is still in flight and belongs to no settlement (those were handled above).
-  const leftovers = await db
-    .select()
-    .from(chainTransactions)
-    .where(
-      and(
-        eq(chainTransactions.chainId, chainId),
-        inArray(chainTransactions.status, ["pending", "submitted"]),
-        notInArray(
-          chainTransactions.id,
-          // NOT IN over a NULL would match nothing: only linked rows.
-          db
-            .select({ id: settlements.chainTxId })
-            .from(settlements)
-            .where(and(eq(settlements.chainId, chainId), isNotNull(settlements.chainTxId))),
-        ),
-      ),
-    );
+  const leftovers = await listUnsettledInFlightTransactions(db, chainId);
   for (const t of leftovers) {
     try {
       const done = await resumeTransaction(db, t);
@@ -139,7 +117,7 @@ async function watchEscrow(db: Db, report: ReconcileReport, dealId?: string): Pr
   for (const deal of await dealsToWatch(db, { dealId })) {
     try {
       // Looked at now: the next run starts with the deals looked at longest ago.
-      await db.update(deals).set({ updatedAt: new Date() }).where(eq(deals.id, deal.id));
+      await touchDeal(db, deal.id);
       if (deal.status === "unfunded") {
         const check = await syncFunding(db, deal);
         if (check.status === "funded") report.escrow.funded++;

@@ -1,7 +1,7 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
 import { after } from "next/server";
 import type { Db } from "@/db/client";
-import { type Settlement, settlements } from "@/db/schema";
+import { listReputationQueue, setReputationTxHash } from "@/db/queries/reputation";
+import type { Settlement } from "@/db/schema";
 import { chainConfig } from "@/lib/chain/config";
 import { recordReputation } from "@/lib/chain/reputation";
 import { log } from "@/lib/log";
@@ -21,11 +21,7 @@ export async function recordSettlementReputation(db: Db, s: Settlement): Promise
     amountUnits: s.amountUnits,
   });
   // "already_recorded" without a hash of ours stays null; the registry check is a cheap read.
-  if (recorded.txHash)
-    await db
-      .update(settlements)
-      .set({ reputationTxHash: recorded.txHash, updatedAt: new Date() })
-      .where(eq(settlements.id, s.id));
+  if (recorded.txHash) await setReputationTxHash(db, s.id, recorded.txHash);
 }
 
 export type ReputationDrainReport = { recorded: number; failed: number };
@@ -39,20 +35,12 @@ export async function drainReputationQueue(
   db: Db,
   opts: { settlementId?: string; dealId?: string; limit?: number; parallel?: number } = {},
 ): Promise<ReputationDrainReport> {
-  const queued = await db
-    .select()
-    .from(settlements)
-    .where(
-      and(
-        eq(settlements.status, "confirmed"),
-        isNull(settlements.reputationTxHash),
-        eq(settlements.chainId, chainConfig().chainId),
-        opts.settlementId ? eq(settlements.id, opts.settlementId) : undefined,
-        opts.dealId ? eq(settlements.dealId, opts.dealId) : undefined,
-      ),
-    )
-    .orderBy(asc(settlements.createdAt))
-    .limit(opts.limit ?? 100);
+  const queued = await listReputationQueue(db, {
+    chainId: chainConfig().chainId,
+    settlementId: opts.settlementId,
+    dealId: opts.dealId,
+    limit: opts.limit ?? 100,
+  });
   const report: ReputationDrainReport = { recorded: 0, failed: 0 };
   let next = 0;
   const worker = async () => {

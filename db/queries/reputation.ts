@@ -1,0 +1,44 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import { type Settlement, settlements } from "@/db/schema";
+
+// The reputation queue (lib/settle/reputation.ts): confirmed settlements whose record on the
+// registry is not written yet (partial index settlements_reputation_queue_idx). Drained by
+// the service itself after a payment and by reconcile — no person asks, so no owner to
+// filter by; a settlement is reached by its id or its deal's.
+
+/** The registry recorded the settlement in this transaction. */
+export async function setReputationTxHash(
+  db: DbOrTx,
+  settlementId: string,
+  txHash: string,
+): Promise<void> {
+  await db
+    .update(settlements)
+    .set({ reputationTxHash: txHash, updatedAt: new Date() })
+    .where(eq(settlements.id, settlementId));
+}
+
+/**
+ * Confirmed settlements on `chainId` with no reputation record yet, oldest first, `limit`
+ * at most; `settlementId` / `dealId` narrow it to one settlement or one deal's.
+ */
+export function listReputationQueue(
+  db: DbOrTx,
+  opts: { chainId: number; settlementId?: string; dealId?: string; limit: number },
+): Promise<Settlement[]> {
+  return db
+    .select()
+    .from(settlements)
+    .where(
+      and(
+        eq(settlements.status, "confirmed"),
+        isNull(settlements.reputationTxHash),
+        eq(settlements.chainId, opts.chainId),
+        opts.settlementId ? eq(settlements.id, opts.settlementId) : undefined,
+        opts.dealId ? eq(settlements.dealId, opts.dealId) : undefined,
+      ),
+    )
+    .orderBy(asc(settlements.createdAt))
+    .limit(opts.limit);
+}
