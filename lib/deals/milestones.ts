@@ -1,7 +1,15 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { findVisibleMilestone } from "@/db/queries/deals";
-import { deliverables, milestones, settlements, verifications } from "@/db/schema";
+import { loadMilestoneView } from "@/db/queries/settle-view";
+import {
+  type Deal,
+  deliverables,
+  milestones,
+  type Settlement,
+  settlements,
+  verifications,
+} from "@/db/schema";
 import type { Caller } from "@/lib/deals/deals";
 import type { DeliverableInput } from "@/lib/deals/schemas";
 import {
@@ -14,7 +22,7 @@ import {
 } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/events";
-import { type ReviewJson, reviewsOf } from "@/lib/settle/review";
+import { type ReviewJson, reviewFrom, reviewsOf } from "@/lib/settle/review";
 
 // Milestones: the creator submits deliverables (each a new revision); both parties read
 // the milestone with its whole history of deliverables and verdicts.
@@ -50,6 +58,44 @@ export async function getMilestone(
     dealTitle: row.deal.title,
     review: (await reviewsOf(db, row.deal, [row.milestone])).get(row.milestone.id) as ReviewJson,
     history: { deliverables: dv.map(deliverableJson), verdicts: vf.map(verdictJson) },
+  };
+}
+
+/**
+ * The milestone view getMilestone answers, built from the deal and settlement the caller
+ * already holds (the milestone already found visible to it): the milestone row and its
+ * history read in one round of statements sent together, instead of getMilestone's three.
+ */
+export async function milestoneDetailOf(
+  db: Db,
+  deal: Deal,
+  milestoneId: string,
+  settlement: Settlement | undefined,
+): Promise<MilestoneDetailJson> {
+  const view = await loadMilestoneView(db, milestoneId);
+  if (!view.milestone) throw notFound("Milestone");
+  const m = view.milestone;
+  const rows = {
+    submissions: view.deliverables.map((d) => ({
+      milestoneId: d.milestoneId,
+      revision: d.revision,
+      submittedAt: d.submittedAt,
+    })),
+    appeals: view.appeals,
+    decisions: view.decisions,
+  };
+  return {
+    ...milestoneJson(m, {
+      deliverables: view.deliverables,
+      verifications: view.verifications,
+      settlement,
+    }),
+    dealTitle: deal.title,
+    review: reviewFrom(deal, m, rows),
+    history: {
+      deliverables: view.deliverables.map(deliverableJson),
+      verdicts: view.verifications.map(verdictJson),
+    },
   };
 }
 

@@ -138,22 +138,32 @@ export async function reviewsOf(
     db,
     ms.map((m) => m.id),
   );
-  for (const m of ms) {
-    const sub = rows.submissions.find((d) => d.milestoneId === m.id && d.revision === m.revision);
-    const endsAt = windowEnd(deal, m, sub?.submittedAt);
-    const appeal = rows.appeals.find((a) => a.milestoneId === m.id && a.revision === m.revision);
-    const decided = rows.decisions.find(
-      (d) => d.decision.milestoneId === m.id && d.decision.revision === m.revision,
-    );
-    out.set(m.id, {
-      windowEndsAt: endsAt?.toISOString() ?? null,
-      creatorMaySettle: windowPassed(endsAt, at),
-      overdue: isOverdue(m, at),
-      appeal: appeal ? appealJson(appeal) : null,
-      decision: decided ? decisionJson(decided.decision, decided.name ?? "The brand") : null,
-    });
-  }
+  for (const m of ms) out.set(m.id, reviewFrom(deal, m, rows, at));
   return out;
+}
+
+export type ReviewRows = Awaited<ReturnType<typeof listReviewRows>>;
+
+/** One milestone's review state from rows already read (its own among `rows`). */
+export function reviewFrom(
+  deal: Deal,
+  m: Milestone,
+  rows: ReviewRows,
+  at: Date = now(),
+): ReviewJson {
+  const sub = rows.submissions.find((d) => d.milestoneId === m.id && d.revision === m.revision);
+  const endsAt = windowEnd(deal, m, sub?.submittedAt);
+  const appeal = rows.appeals.find((a) => a.milestoneId === m.id && a.revision === m.revision);
+  const decided = rows.decisions.find(
+    (d) => d.decision.milestoneId === m.id && d.decision.revision === m.revision,
+  );
+  return {
+    windowEndsAt: endsAt?.toISOString() ?? null,
+    creatorMaySettle: windowPassed(endsAt, at),
+    overdue: isOverdue(m, at),
+    appeal: appeal ? appealJson(appeal) : null,
+    decision: decided ? decisionJson(decided.decision, decided.name ?? "The brand") : null,
+  };
 }
 
 export type MilestoneReviewJson = MilestoneJson & { review: ReviewJson };

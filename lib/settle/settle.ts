@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Address, getAddress } from "viem";
 import type { Db, Tx as DbTx } from "@/db/client";
-import { findVisibleMilestone } from "@/db/queries/deals";
+import { findSettleStart } from "@/db/queries/settle-view";
 import {
   type Deal,
   deals,
@@ -16,7 +16,7 @@ import { chainConfig } from "@/lib/chain/config";
 import { relayStatus } from "@/lib/chain/relay";
 import type { GasEstimate } from "@/lib/chain/sender";
 import type { Caller } from "@/lib/deals/deals";
-import { getMilestone, type MilestoneDetailJson } from "@/lib/deals/milestones";
+import { getMilestone, type MilestoneDetailJson, milestoneDetailOf } from "@/lib/deals/milestones";
 import {
   type SettlementJson,
   settlementJson,
@@ -29,12 +29,7 @@ import { recordEvent } from "@/lib/events/events";
 import { payoutUnits, scoreToBps, unitsToDecimal } from "@/lib/money";
 import { advanceSettlement, newLease } from "@/lib/settle/advance";
 import { estimateRelease } from "@/lib/settle/payment";
-import {
-  decisionFor,
-  decisionVerdictJson,
-  reviewWindow,
-  verdictOfSettlement,
-} from "@/lib/settle/review";
+import { decisionVerdictJson, reviewWindow, verdictOfSettlement } from "@/lib/settle/review";
 import type { VerifierOptions } from "@/lib/verify/verifier";
 import { ensureRecordHash, verdictForRevision } from "@/lib/verify/verify-milestone";
 
@@ -249,10 +244,11 @@ export async function settleMilestone(
   input: SettleInput,
   opts: { verifier?: VerifierOptions } = {},
 ): Promise<SettleResult> {
-  const row = await findVisibleMilestone(db, caller, input.milestoneId);
+  // The milestone, its deal, its settlement and the decision on its revision: one statement.
+  const row = await findSettleStart(db, caller, input.milestoneId);
   if (!row) throw notFound("Milestone");
   const { deal, milestone } = row;
-  let settlement = await settlementOf(db, milestone.id);
+  let settlement: Settlement | undefined = row.settlement ?? undefined;
   if (!settlement) await assertMaySettle(db, caller, deal, milestone, input);
   else if (deal.brandId !== caller.id && deal.creatorId !== caller.id)
     throw new AppError("forbidden", "Only the deal's parties can settle its milestones.");
@@ -284,7 +280,7 @@ export async function settleMilestone(
     if (milestone.status === "pending")
       throw new AppError("no_deliverable", "Nothing has been submitted yet.");
     // The brand upheld the rejection of this revision: that is final for it.
-    const decided = await decisionFor(db, milestone.id, milestone.revision);
+    const decided = row.decision ?? undefined;
     if (decided && !decided.approved)
       return {
         outcome: "rejected",
@@ -334,10 +330,11 @@ export async function settleMilestone(
     target: { deal, milestone },
     estimate,
   });
-  return {
-    outcome: "paid",
-    milestone: await getMilestone(db, caller, milestone.id),
-    verdict: verdict ?? (await verdictOfSettlement(db, paid)),
-    settlement: settlementJson(paid),
-  };
+  // The response from the rows in hand: the milestone view in one round, with the verdict
+  // read alongside only when this call did not create the settlement.
+  const [view, paidOn] = await Promise.all([
+    milestoneDetailOf(db, deal, milestone.id, paid),
+    verdict ?? verdictOfSettlement(db, paid),
+  ]);
+  return { outcome: "paid", milestone: view, verdict: paidOn, settlement: settlementJson(paid) };
 }
