@@ -1,8 +1,9 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, exists } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { visibleTo } from "@/db/queries/deals";
 import {
   appeals,
+  chainTransactions,
   deals,
   decisions,
   deliverables,
@@ -13,7 +14,8 @@ import {
 } from "@/db/schema";
 
 // The settle path's reads (lib/settle/settle.ts): what it starts from, in one statement,
-// and the milestone's view for its response, in one round of statements sent together.
+// and the milestone's view for its response, in one round of statements sent together;
+// and the link of a settlement to its recorded release (lib/settle/payment.ts).
 
 type Viewer = Parameters<typeof visibleTo>[0];
 
@@ -68,4 +70,38 @@ export async function loadMilestoneView(db: DbOrTx, milestoneId: string) {
     appeals: appealRows,
     decisions: decisionRows,
   };
+}
+
+/**
+ * Links a settlement to the chain transaction recorded for its release, in the transaction
+ * that records it: `submitted`, with the transaction's hash. Sent together with that row's
+ * insert, so it applies only if the row exists by then (the insert may have done nothing).
+ */
+export async function linkSettlement(
+  tx: DbOrTx,
+  settlementId: string,
+  row: { id: string; hash: string | null },
+): Promise<boolean> {
+  const linked = await tx
+    .update(settlements)
+    .set({
+      chainTxId: row.id,
+      txHash: row.hash,
+      status: "submitted",
+      error: null,
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(settlements.id, settlementId),
+        exists(
+          tx
+            .select({ id: chainTransactions.id })
+            .from(chainTransactions)
+            .where(eq(chainTransactions.id, row.id)),
+        ),
+      ),
+    )
+    .returning({ id: settlements.id });
+  return linked.length > 0;
 }

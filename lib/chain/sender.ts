@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { and, asc, eq, gte, lt, or, sql } from "drizzle-orm";
 import {
   type Address,
@@ -39,6 +40,16 @@ export type SendRequest = {
 };
 export type GasEstimate = { to: Address; data: Hex; gas: Promise<bigint | null> };
 export type Link = (tx: Tx, row: ChainTransaction) => Promise<void>;
+/**
+ * A link sent together with the row's insert (pipelined, one round trip less under the
+ * signer's lock). It gets the row's id and hash before the insert has answered, so its
+ * statements must change nothing unless a row with that id exists by then (the insert
+ * does nothing when the nonce turns out held; the send is then retried on the next one).
+ */
+export type PipelinedLink = {
+  /** Resolves to whether it applied (it must when the row was inserted). */
+  beside: (tx: Tx, row: Pick<ChainTransaction, "id" | "hash">) => Promise<boolean>;
+};
 
 export function chainUnavailable(cause: unknown): AppError {
   return new AppError(
@@ -238,7 +249,7 @@ export async function recordTransaction(
   db: Db,
   key: Hex,
   req: SendRequest,
-  link?: Link,
+  link?: Link | PipelinedLink,
 ): Promise<ChainTransaction> {
   const config = chainConfig();
   const account = signerAccount(key);
@@ -282,9 +293,13 @@ export async function recordTransaction(
         if (nonce === null) return null;
         for (;;) {
           const raw = await sign(nonce);
-          const [row] = await tx
+          // The id is chosen here so that a pipelined link can name the row it records.
+          const id = randomUUID();
+          const hash = keccak256(raw);
+          const insert = tx
             .insert(chainTransactions)
             .values({
+              id,
               chainId: config.chainId,
               fromAddress: account.address,
               nonce,
@@ -292,7 +307,7 @@ export async function recordTransaction(
               data: req.data,
               valueWei: req.value ?? 0n,
               rawTx: raw,
-              hash: keccak256(raw),
+              hash,
               purpose: req.purpose,
               status: "pending",
             })
@@ -305,8 +320,17 @@ export async function recordTransaction(
               where: holdsNonce,
             })
             .returning();
+          // Sent together, in this order (the insert's query is started first): the link
+          // sees the row when it was inserted.
+          const inserting = insert.then((rows) => rows);
+          const [[row], linked] = await Promise.all([
+            inserting,
+            link && "beside" in link ? link.beside(tx, { id, hash }) : undefined,
+          ]);
+          // Recorded but not linked cannot happen; if it did, nothing is committed.
+          if (row && linked === false) throw new Error(`${req.purpose}: the link did not apply`);
           if (row) {
-            if (link) await link(tx, row);
+            if (typeof link === "function") await link(tx, row);
             return row;
           }
           nonce = await skipHeld(tx, config, account.address, nonce);

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Address, Hex } from "viem";
-import type { Db, Tx } from "@/db/client";
+import type { Db } from "@/db/client";
+import { linkSettlement } from "@/db/queries/settle-view";
 import {
   type ChainTransaction,
   type Deal,
@@ -17,6 +18,7 @@ import { gelatoRelayer } from "@/lib/chain/relayer";
 import {
   estimateAhead,
   type GasEstimate,
+  type PipelinedLink,
   recordTransaction,
   signerAccount,
 } from "@/lib/chain/sender";
@@ -85,19 +87,13 @@ export async function signRelease(
   return { deadline: deadline.toString(), signature };
 }
 
-function linkTo(settlementId: string) {
-  return async (tx: Tx, row: ChainTransaction) => {
-    await tx
-      .update(settlements)
-      .set({
-        chainTxId: row.id,
-        txHash: row.hash,
-        status: "submitted",
-        error: null,
-        updatedAt: new Date(),
-      })
-      .where(eq(settlements.id, settlementId));
-  };
+/**
+ * The settlement's link to its transaction, sent together with the transaction's insert
+ * (recordTransaction): it applies only once that row exists, so a send retried on another
+ * nonce links the row that was recorded, and only that one.
+ */
+function linkTo(settlementId: string): PipelinedLink {
+  return { beside: (tx, row) => linkSettlement(tx, settlementId, row) };
 }
 
 /**
