@@ -57,12 +57,18 @@ describe("a payment that reverts on-chain", () => {
     const target = parseTransaction(raw).to as Address;
     const code = await publicClient().getCode({ address: target });
     expect(code && code.length > 2).toBe(true);
+    // Mined while the contract reverts, deterministically: with automine anvil may answer
+    // the send before its block is mined (seen on a busy machine: the code was back first
+    // and the payment succeeded), so the block is mined explicitly before the code returns.
     await nodeRpc("anvil_setCode", [target, REVERT_ALWAYS]);
+    await nodeRpc("evm_setAutomine", [false]);
     let revertedHash: Hex;
     try {
       revertedHash = (await nodeRpc("eth_sendRawTransaction", [raw])) as Hex;
+      await nodeRpc("evm_mine", []);
     } finally {
       await nodeRpc("anvil_setCode", [target, code]);
+      await nodeRpc("evm_setAutomine", [true]);
     }
     expect(revertedHash).toBe(keccak256(raw));
     broadcast.release({ result: revertedHash });
