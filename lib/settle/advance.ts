@@ -62,9 +62,13 @@ async function markPaid(db: Db, s: Settlement, txHash: string | null): Promise<S
     // A release that pays the creator nothing (an overdue milestone's refund) returned
     // the whole milestone to the brand: it is refunded, not paid.
     const refundOnly = s.amountUnits === 0n;
-    // Sent together (pipelined, one round trip), run in this order: the deal is completed
-    // once none of its milestones is left unpaid, this one included.
-    const [[done], paid, completed] = await Promise.all([
+    // Sent together (pipelined, one round trip), run in this order: the deal's row lock
+    // first — the order claim() takes them in (deal, then milestone); taking the milestone
+    // first deadlocked against concurrent claims, and PostgreSQL aborted the payment's
+    // bookkeeping — then the deal is completed once none of its milestones is left unpaid,
+    // this one included.
+    const [, [done], paid, completed] = await Promise.all([
+      tx.select({ id: deals.id }).from(deals).where(eq(deals.id, s.dealId)).for("no key update"),
       tx
         .update(settlements)
         .set({
