@@ -1,6 +1,7 @@
 "use client";
 
 import { type QueryKey, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { ApiError, apiFetch } from "@/lib/client/api";
 import type { DealJson } from "./format";
 import type { RelayStatus } from "./settle-panel";
@@ -29,6 +30,12 @@ export function useDeal(id: string, initial: DealJson, inFlight: (deal: DealJson
     refetchOnWindowFocus: true,
   });
   const queryClient = useQueryClient();
+  // The cache outlives the page (it belongs to the /deals layout), and initialData only
+  // fills an empty cache: a newer server render — coming back from the edit page, or a
+  // router.refresh() — must replace the copy held from the last visit.
+  useEffect(() => {
+    queryClient.setQueryData(dealQueryKey(id), { deal: initial });
+  }, [queryClient, id, initial]);
   return {
     deal: query.data.deal,
     error: query.error ? asApiError(query.error) : null,
