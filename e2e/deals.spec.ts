@@ -49,7 +49,7 @@ test("brand posts starter deals, creator delivers, brand verifies and settles, c
   await expect(brand.getByTestId("brand-empty")).toBeVisible();
   await screenshots(brand, "brand-dashboard-empty");
   await brand.getByRole("button", { name: "Add the three starter deals" }).click();
-  const cards = brand.getByTestId("deal-card");
+  const cards = brand.locator("#main").getByTestId("deal-card");
   await expect(cards).toHaveCount(3);
   // They wait for funding: creators cannot see them yet.
   for (const title of [
@@ -131,7 +131,7 @@ test("brand posts starter deals, creator delivers, brand verifies and settles, c
 
   // The brand sees it on the dashboard and on the deal page.
   await brand.goto("/brand");
-  const tiktok = brand.getByTestId("deal-card").filter({ hasText: "TikTok Clip" });
+  const tiktok = brand.locator("#main").getByTestId("deal-card").filter({ hasText: "TikTok Clip" });
   await expect(tiktok).toContainText(creatorEmail);
   await tiktok.getByRole("link", { name: "Review" }).click();
   await expect(brand).toHaveURL(new RegExp(`/deals/${dealId}$`));
@@ -320,7 +320,7 @@ test("a deliverable that misses a requirement is rejected at the gate and the cr
   const brandEmail = `brand-r-${stamp}@example.test`;
   const brand = await signIn(browser, brandEmail, "Brand", BRAND_WALLET);
   await brand.getByRole("button", { name: "Add the three starter deals" }).click();
-  await expect(brand.getByTestId("deal-card")).toHaveCount(3);
+  await expect(brand.locator("#main").getByTestId("deal-card")).toHaveCount(3);
   await brand.getByRole("link", { name: "X Thread — Feature Highlight" }).click();
   await fundInUi(brand, BRAND_WALLET, "100.00 USDC");
 

@@ -76,6 +76,7 @@ function onChain(client: PublicClient, terms: Funding) {
 /** The deal page of a brand's deal, from its dashboard card. */
 async function openDeal(page: Page, title: string): Promise<string> {
   await page
+    .locator("#main")
     .getByTestId("deal-card")
     .filter({ hasText: title })
     .getByRole("link", { name: title })
@@ -112,7 +113,7 @@ test("a brand funds the escrow from its wallet; settling pays the creator and re
   // The brand adds the starter deals: they wait for funding, invisible to creators.
   const brand = await signIn(browser, brandEmail, "Brand", BRAND_WALLET);
   await brand.getByRole("button", { name: "Add the three starter deals" }).click();
-  const cards = brand.getByTestId("deal-card");
+  const cards = brand.locator("#main").getByTestId("deal-card");
   await expect(cards).toHaveCount(3);
   await expect(cards.getByTestId("deal-status")).toHaveText([
     "Waiting for funding",
@@ -305,7 +306,10 @@ test("a brand funds the escrow from its wallet; settling pays the creator and re
 
   // The dashboard card: locked / paid / returned.
   await brand.goto("/brand");
-  const card = brand.getByTestId("deal-card").filter({ hasText: "Instagram Reel" });
+  const card = brand
+    .locator("#main")
+    .getByTestId("deal-card")
+    .filter({ hasText: "Instagram Reel" });
   await expect(card.getByTestId("card-locked")).toHaveText("120.00 USDC");
   await expect(card.getByTestId("card-paid")).toHaveText("72.00 USDC");
   await expect(card.getByTestId("card-refunded")).toHaveText("8.00 USDC");
@@ -324,7 +328,7 @@ test("gasless funding by signature, then the untaken deal is cancelled from the 
     BRAND_WALLET,
   );
   await brand.getByRole("button", { name: "Add the three starter deals" }).click();
-  await expect(brand.getByTestId("deal-card")).toHaveCount(3);
+  await expect(brand.locator("#main").getByTestId("deal-card")).toHaveCount(3);
   const dealId = await openDeal(brand, "TikTok Clip — Brand Shoutout");
 
   const panel = await prepareFunding(brand, "100.00 USDC");

@@ -99,7 +99,7 @@ test("brand pages: server-rendered deal cards, filters, create form, axe", async
   await expect(page.getByTestId("brand-empty")).toBeVisible();
   await checkPage(page, "brand-empty");
   await page.getByRole("button", { name: "Add the three starter deals" }).click();
-  await expect(page.getByTestId("deal-card")).toHaveCount(3);
+  await expect(page.locator("#main").getByTestId("deal-card")).toHaveCount(3);
 
   // The first HTML response already holds the cards: no client fetch is needed to see them.
   const html = await (await page.request.get("/brand")).text();
@@ -108,11 +108,12 @@ test("brand pages: server-rendered deal cards, filters, create form, axe", async
   expect(html).toContain("TikTok Clip — Brand Shoutout");
 
   await page.reload();
-  await expect(page.getByTestId("deal-card")).toHaveCount(3);
+  await expect(page.locator("#main").getByTestId("deal-card")).toHaveCount(3);
   await checkPage(page, "brand");
 
   // So does a deal's page: its title, milestones and funding panel come with the HTML.
   const dealHref = await page
+    .locator("#main")
     .getByTestId("deal-card")
     .filter({ hasText: "TikTok Clip" })
     .getByRole("link")
@@ -126,13 +127,13 @@ test("brand pages: server-rendered deal cards, filters, create form, axe", async
 
   // Search and platform filter narrow the list; clearing them brings every deal back.
   await page.getByLabel("Search").fill("tiktok");
-  await expect(page.getByTestId("deal-card")).toHaveCount(1);
-  await expect(page.getByTestId("deal-card")).toContainText("TikTok Clip");
+  await expect(page.locator("#main").getByTestId("deal-card")).toHaveCount(1);
+  await expect(page.locator("#main").getByTestId("deal-card")).toContainText("TikTok Clip");
   await page.getByRole("button", { name: "Clear filters" }).click();
-  await expect(page.getByTestId("deal-card")).toHaveCount(3);
+  await expect(page.locator("#main").getByTestId("deal-card")).toHaveCount(3);
   await page.getByLabel("Platform").selectOption("x");
-  await expect(page.getByTestId("deal-card")).toHaveCount(1);
-  await expect(page.getByTestId("deal-card")).toContainText("X Thread");
+  await expect(page.locator("#main").getByTestId("deal-card")).toHaveCount(1);
+  await expect(page.locator("#main").getByTestId("deal-card")).toContainText("X Thread");
   await page.getByRole("button", { name: "Clear filters" }).click();
 
   // The create form: minimum score as a percentage, plain messages, a requirement needed.
