@@ -57,7 +57,8 @@ export function FundingPanel({
   onFunded(notice: FundedNotice): Promise<void>;
 }) {
   const terms = useQuery({
-    queryKey: ["funding-terms", deal.id],
+    // The terms follow the deal's: an edit (a new termsVersion) reads them afresh.
+    queryKey: ["funding-terms", deal.id, deal.termsVersion],
     queryFn: ({ signal }) =>
       apiFetch<{ funding: Terms }>(`/api/deals/${deal.id}/funding`, { signal }),
   });
