@@ -7,6 +7,8 @@ import {
   deliverables,
   type Milestone,
   milestones,
+  type NewDeal,
+  type NewMilestone,
   type Settlement,
   settlements,
   type User,
@@ -172,6 +174,15 @@ export async function listOpenDealsPage(
 }
 
 /**
+ * Whether a deal with this id exists, whoever's it is: only for the deal page's signed-out
+ * visitor, who is asked to sign in (deal ids are unguessable) rather than shown a 404.
+ */
+export async function dealExists(db: DbOrTx, dealId: string): Promise<boolean> {
+  const [row] = await db.select({ id: deals.id }).from(deals).where(eq(deals.id, dealId)).limit(1);
+  return row !== undefined;
+}
+
+/**
  * A deal's milestones in order (position = the index in the escrow). No viewer filter: for
  * callers that already hold the deal they checked access to, or the service itself.
  */
@@ -325,4 +336,65 @@ export async function replaceDealMilestones(
   await tx
     .delete(milestones)
     .where(and(eq(milestones.dealId, dealId), sql`${milestones.position} >= ${list.length}`));
+}
+
+// ── Creating and taking a deal (lib/deals/deals.ts) ──────────────────────────────────────
+
+export type NewDealRow = Pick<
+  NewDeal,
+  | "brandId"
+  | "title"
+  | "description"
+  | "platform"
+  | "minScoreBps"
+  | "budgetUnits"
+  | "deadlineAt"
+  | "reviewWindowSeconds"
+  | "inviteEmail"
+>;
+
+export async function insertDeal(tx: DbOrTx, values: NewDealRow): Promise<Deal | undefined> {
+  const [created] = await tx.insert(deals).values(values).returning();
+  return created;
+}
+
+export type NewMilestoneRow = Pick<
+  NewMilestone,
+  "dealId" | "position" | "title" | "amountUnits" | "requirements" | "dueAt"
+>;
+
+/** A new deal's milestones (at least one row). */
+export async function insertDealMilestones(tx: DbOrTx, rows: NewMilestoneRow[]): Promise<void> {
+  await tx.insert(milestones).values(rows);
+}
+
+/**
+ * A creator takes an open deal offered to them: one conditional UPDATE, so of racing
+ * creators only the first statement finds the row open. With `termsVersion`, only while the
+ * deal still has the terms of that version (an edit committed since: nothing taken).
+ * Undefined when nothing was taken.
+ */
+export async function takeOpenDeal(
+  tx: DbOrTx,
+  creator: Viewer,
+  dealId: string,
+  take: { creatorWallet: string; termsVersion?: number },
+): Promise<Deal | undefined> {
+  const [row] = await tx
+    .update(deals)
+    .set({
+      creatorId: creator.id,
+      creatorWallet: take.creatorWallet,
+      status: "active",
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(deals.id, dealId),
+        openTo(creator),
+        take.termsVersion === undefined ? undefined : eq(deals.termsVersion, take.termsVersion),
+      ),
+    )
+    .returning();
+  return row;
 }

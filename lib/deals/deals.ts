@@ -1,17 +1,20 @@
-import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
 import {
   type DealListFilter,
   type DealSort,
+  dealExists,
   findAcceptableDeal,
   findVisibleDeal,
+  insertDeal,
+  insertDealMilestones,
   listOpenDealsPage,
   listPartyDealsPage,
   loadDealDetails,
+  takeOpenDeal,
 } from "@/db/queries/deals";
 import { getUserById } from "@/db/queries/users";
-import { type Deal, deals, milestones, type ProfileType, type User } from "@/db/schema";
+import type { Deal, ProfileType, User } from "@/db/schema";
 import type { CreateDealInput } from "@/lib/deals/schemas";
 import { type DealJson, dealJson } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
@@ -90,22 +93,20 @@ export async function createDeal(
   const budgetUnits = input.milestones.reduce((sum, m) => sum + m.amount, 0n);
   const deadlineAt = dealDeadline(input);
   const deal = await db.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(deals)
-      .values({
-        brandId: caller.id,
-        title: input.title,
-        description: input.description,
-        platform: input.platform,
-        minScoreBps: scoreToBps(input.minScore),
-        budgetUnits,
-        deadlineAt,
-        reviewWindowSeconds: input.reviewWindowDays * 24 * 3600,
-        inviteEmail: input.creatorEmail?.toLowerCase() ?? null,
-      })
-      .returning();
+    const created = await insertDeal(tx, {
+      brandId: caller.id,
+      title: input.title,
+      description: input.description,
+      platform: input.platform,
+      minScoreBps: scoreToBps(input.minScore),
+      budgetUnits,
+      deadlineAt,
+      reviewWindowSeconds: input.reviewWindowDays * 24 * 3600,
+      inviteEmail: input.creatorEmail?.toLowerCase() ?? null,
+    });
     if (!created) throw new Error("insert returned no deal");
-    await tx.insert(milestones).values(
+    await insertDealMilestones(
+      tx,
       input.milestones.map((m, position) => ({
         dealId: created.id,
         position,
@@ -220,20 +221,11 @@ export async function acceptDeal(
   if (opts.termsVersion !== undefined && deal.termsVersion !== opts.termsVersion)
     throw termsChanged();
   const taken = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(deals)
-      .set({ creatorId: caller.id, creatorWallet: wallet, status: "active", updatedAt: new Date() })
-      .where(
-        and(
-          eq(deals.id, dealId),
-          isNull(deals.creatorId),
-          eq(deals.status, "open"),
-          or(isNull(deals.inviteEmail), sql`lower(${deals.inviteEmail}) = lower(${caller.email})`),
-          // An edit committed since the creator read the deal: they did not agree to it.
-          opts.termsVersion === undefined ? undefined : eq(deals.termsVersion, opts.termsVersion),
-        ),
-      )
-      .returning();
+    // With the version the creator read: an edit committed since is not what they agreed to.
+    const row = await takeOpenDeal(tx, caller, dealId, {
+      creatorWallet: wallet,
+      termsVersion: opts.termsVersion,
+    });
     if (row)
       await recordEvent(tx, {
         dealId,
@@ -262,6 +254,5 @@ export async function dealPageExists(
   dealId: string,
 ): Promise<boolean> {
   if (caller) return (await findVisibleDeal(db, caller, dealId)) !== undefined;
-  const [row] = await db.select({ id: deals.id }).from(deals).where(eq(deals.id, dealId)).limit(1);
-  return row !== undefined;
+  return dealExists(db, dealId);
 }
