@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import {
   type Deal,
@@ -397,4 +397,46 @@ export async function takeOpenDeal(
     )
     .returning();
   return row;
+}
+
+// ── Submitting a deliverable (lib/deals/milestones.ts) ───────────────────────────────────
+
+/**
+ * The deal's milestone, its row locked FOR NO KEY UPDATE (as every milestone write takes)
+ * until the transaction ends: two submissions cannot take the same revision number.
+ */
+export async function lockDealMilestone(
+  tx: DbOrTx,
+  dealId: string,
+  milestoneId: string,
+): Promise<Milestone | undefined> {
+  const [row] = await tx
+    .select()
+    .from(milestones)
+    .where(and(eq(milestones.id, milestoneId), eq(milestones.dealId, dealId)))
+    .for("no key update");
+  return row;
+}
+
+export type NewDeliverableRow = Pick<
+  typeof deliverables.$inferInsert,
+  "milestoneId" | "revision" | "url" | "text" | "note" | "submittedBy"
+>;
+
+export async function insertDeliverable(tx: DbOrTx, values: NewDeliverableRow): Promise<void> {
+  await tx.insert(deliverables).values(values);
+}
+
+/** A pending or rejected milestone becomes submitted at `revision` (any other status stays). */
+export async function markMilestoneSubmitted(
+  tx: DbOrTx,
+  milestoneId: string,
+  revision: number,
+): Promise<void> {
+  await tx
+    .update(milestones)
+    .set({ status: "submitted", revision, updatedAt: new Date() })
+    .where(
+      and(eq(milestones.id, milestoneId), inArray(milestones.status, ["pending", "rejected"])),
+    );
 }

@@ -1,15 +1,13 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { findVisibleMilestone } from "@/db/queries/deals";
-import { loadMilestoneView } from "@/db/queries/settle-view";
 import {
-  type Deal,
-  deliverables,
-  milestones,
-  type Settlement,
-  settlements,
-  verifications,
-} from "@/db/schema";
+  findVisibleMilestone,
+  insertDeliverable,
+  lockDealMilestone,
+  markMilestoneSubmitted,
+} from "@/db/queries/deals";
+import { findMilestoneSettlement } from "@/db/queries/decisions";
+import { loadMilestoneView } from "@/db/queries/settle-view";
+import type { Deal, Settlement } from "@/db/schema";
 import type { Caller } from "@/lib/deals/deals";
 import type { DeliverableInput } from "@/lib/deals/schemas";
 import {
@@ -22,7 +20,7 @@ import {
 } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/events";
-import { type ReviewJson, reviewFrom, reviewsOf } from "@/lib/settle/review";
+import { type ReviewJson, reviewFrom } from "@/lib/settle/review";
 
 // Milestones: the creator submits deliverables (each a new revision); both parties read
 // the milestone with its whole history of deliverables and verdicts.
@@ -33,6 +31,13 @@ export type MilestoneDetailJson = MilestoneJson & {
   history: { deliverables: DeliverableJson[]; verdicts: VerdictJson[] };
 };
 
+type MilestoneView = Awaited<ReturnType<typeof loadMilestoneView>>;
+
+/**
+ * A milestone the caller may see, with its history: found visible (with its deal) first,
+ * then its view (loadMilestoneView) and its settlement read in one round of statements
+ * sent together.
+ */
 export async function getMilestone(
   db: Db,
   caller: Caller,
@@ -40,31 +45,17 @@ export async function getMilestone(
 ): Promise<MilestoneDetailJson> {
   const row = await findVisibleMilestone(db, caller, milestoneId);
   if (!row) throw notFound("Milestone");
-  const [dv, vf, [settlement]] = await Promise.all([
-    db
-      .select()
-      .from(deliverables)
-      .where(eq(deliverables.milestoneId, milestoneId))
-      .orderBy(asc(deliverables.revision)),
-    db
-      .select()
-      .from(verifications)
-      .where(eq(verifications.milestoneId, milestoneId))
-      .orderBy(asc(verifications.revision)),
-    db.select().from(settlements).where(eq(settlements.milestoneId, milestoneId)),
+  const [view, settlement] = await Promise.all([
+    loadMilestoneView(db, milestoneId),
+    findMilestoneSettlement(db, milestoneId),
   ]);
-  return {
-    ...milestoneJson(row.milestone, { deliverables: dv, verifications: vf, settlement }),
-    dealTitle: row.deal.title,
-    review: (await reviewsOf(db, row.deal, [row.milestone])).get(row.milestone.id) as ReviewJson,
-    history: { deliverables: dv.map(deliverableJson), verdicts: vf.map(verdictJson) },
-  };
+  return detailFrom(row.deal, view, settlement);
 }
 
 /**
  * The milestone view getMilestone answers, built from the deal and settlement the caller
  * already holds (the milestone already found visible to it): the milestone row and its
- * history read in one round of statements sent together, instead of getMilestone's three.
+ * history read in one round of statements sent together.
  */
 export async function milestoneDetailOf(
   db: Db,
@@ -72,7 +63,15 @@ export async function milestoneDetailOf(
   milestoneId: string,
   settlement: Settlement | undefined,
 ): Promise<MilestoneDetailJson> {
-  const view = await loadMilestoneView(db, milestoneId);
+  return detailFrom(deal, await loadMilestoneView(db, milestoneId), settlement);
+}
+
+/** The milestone's JSON from its view: its review state from the view's rows too. */
+function detailFrom(
+  deal: Deal,
+  view: MilestoneView,
+  settlement: Settlement | undefined,
+): MilestoneDetailJson {
   if (!view.milestone) throw notFound("Milestone");
   const m = view.milestone;
   const rows = {
@@ -121,11 +120,7 @@ export async function submitDeliverable(
     );
 
   await db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select()
-      .from(milestones)
-      .where(and(eq(milestones.id, milestoneId), eq(milestones.dealId, row.deal.id)))
-      .for("no key update");
+    const locked = await lockDealMilestone(tx, row.deal.id, milestoneId);
     if (!locked) throw notFound("Milestone");
     if (!["pending", "rejected"].includes(locked.status))
       throw new AppError(
@@ -136,7 +131,7 @@ export async function submitDeliverable(
         { details: { status: locked.status } },
       );
     const revision = locked.revision + 1;
-    await tx.insert(deliverables).values({
+    await insertDeliverable(tx, {
       milestoneId,
       revision,
       url: input.url,
@@ -144,12 +139,7 @@ export async function submitDeliverable(
       note: input.note,
       submittedBy: caller.id,
     });
-    await tx
-      .update(milestones)
-      .set({ status: "submitted", revision, updatedAt: new Date() })
-      .where(
-        and(eq(milestones.id, milestoneId), inArray(milestones.status, ["pending", "rejected"])),
-      );
+    await markMilestoneSubmitted(tx, milestoneId, revision);
     await recordEvent(tx, {
       dealId: row.deal.id,
       milestoneId,
