@@ -1,7 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { receiveAuthorizationTypedData } from "@/lib/escrow/onchain";
-import { api, devAccount, screenshots, signIn } from "./journey";
+import { api, devAccount, fundGaslessly, screenshots, signIn } from "./journey";
 
 // Editing a deal nobody has taken, in the browser: the brand creates a deal, opens it, edits
 // it in the create form (title, an amount, one more milestone), confirms the listed changes
@@ -25,39 +24,6 @@ const dealBody = {
     },
   ],
 };
-
-/** Funds the deal's escrow with the brand's signed EIP-3009 authorization (relayed, no gas). */
-async function fundGaslessly(page: Page, dealId: string): Promise<void> {
-  await api(page, "POST", "/api/faucet/test-usdc", { address: BRAND.address });
-  const { funding: terms } = await api<{
-    funding: {
-      chainId: number;
-      escrow: `0x${string}`;
-      usdc: `0x${string}`;
-      dealKey: `0x${string}`;
-      evaluator: `0x${string}`;
-      deadline: number;
-      amounts: string[];
-    };
-  }>(page, "GET", `/api/deals/${dealId}/funding?brand=${BRAND.address}`);
-  const validBefore = BigInt(Math.floor(Date.now() / 1000) + 24 * 3600);
-  const signature = await BRAND.signTypedData(
-    receiveAuthorizationTypedData({
-      ...terms,
-      brand: BRAND.address,
-      deadline: BigInt(terms.deadline),
-      amounts: terms.amounts.map(BigInt),
-      validAfter: 0n,
-      validBefore,
-    }),
-  );
-  await api(page, "POST", `/api/deals/${dealId}/funding/authorization`, {
-    brand: BRAND.address,
-    validAfter: 0,
-    validBefore: Number(validBefore),
-    signature,
-  });
-}
 
 /** Serious and critical axe violations of the page as it is now. */
 async function axeProblems(page: Page): Promise<string[]> {
@@ -140,7 +106,7 @@ test("a funded deal shows its amounts locked and changes only the rest", async (
   test.setTimeout(180_000);
   const page = await signIn(browser, `edit-funded-${Date.now()}@example.test`, "Brand");
   const { deal } = await api<{ deal: { id: string } }>(page, "POST", "/api/deals", dealBody);
-  await fundGaslessly(page, deal.id);
+  await fundGaslessly(page, deal.id, BRAND);
   await page.goto(`/deals/${deal.id}`);
   await expect(page.getByTestId("deal-status")).toHaveText("Open");
 

@@ -6,6 +6,7 @@ import {
   type Page,
 } from "@playwright/test";
 import { mnemonicToAccount } from "viem/accounts";
+import { receiveAuthorizationTypedData } from "@/lib/escrow/onchain";
 
 // What every browser journey needs: signing in through the dev identity provider, anvil's
 // dev accounts, the mock test wallet, a JSON call with the page's session, and the
@@ -66,6 +67,47 @@ export async function connectTestWallet(scope: Locator, address: string): Promis
   await expect(connected.or(connect)).toBeVisible();
   if (await connect.isVisible()) await connect.click();
   await expect(connected).toContainText(short(address));
+}
+
+/**
+ * Funds deal `dealId`'s escrow gaslessly: `brand` (a dev account; anvil unlocks only 0–9, so
+ * the test signs) gets test USDC from the faucet and signs the EIP-3009 authorization for the
+ * deal's funding terms, and the service relays it.
+ */
+export async function fundGaslessly(
+  page: Page,
+  dealId: string,
+  brand: ReturnType<typeof devAccount>,
+): Promise<void> {
+  await api(page, "POST", "/api/faucet/test-usdc", { address: brand.address });
+  const { funding: terms } = await api<{
+    funding: {
+      chainId: number;
+      escrow: `0x${string}`;
+      usdc: `0x${string}`;
+      dealKey: `0x${string}`;
+      evaluator: `0x${string}`;
+      deadline: number;
+      amounts: string[];
+    };
+  }>(page, "GET", `/api/deals/${dealId}/funding?brand=${brand.address}`);
+  const validBefore = BigInt(Math.floor(Date.now() / 1000) + 24 * 3600);
+  const signature = await brand.signTypedData(
+    receiveAuthorizationTypedData({
+      ...terms,
+      brand: brand.address,
+      deadline: BigInt(terms.deadline),
+      amounts: terms.amounts.map(BigInt),
+      validAfter: 0n,
+      validBefore,
+    }),
+  );
+  await api(page, "POST", `/api/deals/${dealId}/funding/authorization`, {
+    brand: brand.address,
+    validAfter: 0,
+    validBefore: Number(validBefore),
+    signature,
+  });
 }
 
 /** A JSON call with the page's session cookie and Origin, as the app's own pages make it. */

@@ -1,6 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { receiveAuthorizationTypedData } from "@/lib/escrow/onchain";
-import { api, devAccount, screenshots, signIn } from "./journey";
+import { api, devAccount, fundGaslessly, screenshots, signIn } from "./journey";
 import { publishOnSandbox } from "./sandbox";
 
 // People in the loop, in the browser: the AI rejects, the creator appeals, the brand pays
@@ -28,34 +27,7 @@ async function fundedDeal(brand: Page, title: string): Promise<string> {
       },
     ],
   });
-  await api(brand, "POST", "/api/faucet/test-usdc", { address: BRAND.address });
-  const { funding: terms } = await api<{
-    funding: {
-      chainId: number;
-      escrow: `0x${string}`;
-      usdc: `0x${string}`;
-      dealKey: `0x${string}`;
-      evaluator: `0x${string}`;
-      deadline: number;
-      amounts: string[];
-    };
-  }>(brand, "GET", `/api/deals/${deal.id}/funding?brand=${BRAND.address}`);
-  const validBefore = BigInt(Math.floor(Date.now() / 1000) + 24 * 3600);
-  const typed = receiveAuthorizationTypedData({
-    ...terms,
-    brand: BRAND.address,
-    deadline: BigInt(terms.deadline),
-    amounts: terms.amounts.map(BigInt),
-    validAfter: 0n,
-    validBefore,
-  });
-  const signature = await BRAND.signTypedData(typed);
-  await api(brand, "POST", `/api/deals/${deal.id}/funding/authorization`, {
-    brand: BRAND.address,
-    validAfter: 0,
-    validBefore: Number(validBefore),
-    signature,
-  });
+  await fundGaslessly(brand, deal.id, BRAND);
   return deal.id;
 }
 
