@@ -1,12 +1,11 @@
 import { and, eq } from "drizzle-orm";
-import { type Address, encodeFunctionData, type Hex } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import type { Address, Hex } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
-import { mockUsdcAbi } from "@/contracts/artifacts";
-import { type Db, getDb } from "@/db/client";
+import type { Db } from "@/db/client";
 import { signerNonces } from "@/db/schema";
-import { chainConfig, publicClient, requireTreasury, requireUsdc } from "@/lib/chain/config";
+import { chainConfig, publicClient } from "@/lib/chain/config";
 import { broadcastAndAwait, recordTransaction } from "@/lib/chain/sender";
+import { newAddress, treasurySender, usdcTransfer } from "../helpers/treasury";
 
 // The signer's nonce counter is moved on by one locking UPDATE, without looking at the
 // transaction log; a nonce that a live row of ours still holds (the counter was rewound,
@@ -19,21 +18,10 @@ let treasury: Address;
 let usdc: Address;
 
 beforeAll(async () => {
-  db = await getDb();
-  key = requireTreasury();
-  treasury = privateKeyToAccount(key).address;
-  usdc = requireUsdc();
+  ({ db, key, treasury, usdc } = await treasurySender());
 });
 
-const transfer = (amount: bigint) => ({
-  to: usdc,
-  data: encodeFunctionData({
-    abi: mockUsdcAbi,
-    functionName: "transfer",
-    args: [privateKeyToAccount(generatePrivateKey()).address, amount],
-  }),
-  purpose: "test:counter",
-});
+const transfer = (amount: bigint) => usdcTransfer(usdc, newAddress(), amount, "test:counter");
 
 const counter = async () => {
   const [row] = await db

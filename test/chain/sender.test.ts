@@ -1,13 +1,12 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { eq } from "drizzle-orm";
-import { type Address, encodeFunctionData, type Hex, parseAbiItem } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { type Address, type Hex, parseAbiItem } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { mockUsdcAbi } from "@/contracts/artifacts";
-import { type Db, getDb } from "@/db/client";
+import type { Db } from "@/db/client";
 import { chainTransactions } from "@/db/schema";
-import { publicClient, requireTreasury, requireUsdc } from "@/lib/chain/config";
+import { publicClient } from "@/lib/chain/config";
 import {
   broadcast,
   getChainTransaction,
@@ -18,6 +17,7 @@ import {
 import { AppError } from "@/lib/errors";
 import { withChainEnv } from "../helpers/chain-env";
 import { startRpcProxy } from "../helpers/rpc-proxy";
+import { newAddress, treasurySender, usdcTransfer } from "../helpers/treasury";
 
 // The sender on the real database and the shared anvil, with this file's own treasury key
 // and contracts (test/setup-chain.ts): nonces under concurrency, refusals, resumes, and
@@ -29,19 +29,11 @@ let treasury: Address;
 let usdc: Address;
 
 beforeAll(async () => {
-  db = await getDb();
-  key = requireTreasury();
-  treasury = privateKeyToAccount(key).address;
-  usdc = requireUsdc();
+  ({ db, key, treasury, usdc } = await treasurySender());
 });
 
-const newAddress = (): Address => privateKeyToAccount(generatePrivateKey()).address;
-
-const transfer = (to: Address, amount: bigint, purpose = "test:transfer") => ({
-  to: usdc,
-  data: encodeFunctionData({ abi: mockUsdcAbi, functionName: "transfer", args: [to, amount] }),
-  purpose,
-});
+const transfer = (to: Address, amount: bigint, purpose = "test:transfer") =>
+  usdcTransfer(usdc, to, amount, purpose);
 
 const balanceOf = (who: Address) =>
   publicClient().readContract({

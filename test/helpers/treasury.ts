@@ -1,0 +1,33 @@
+import { type Address, encodeFunctionData, type Hex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { mockUsdcAbi } from "@/contracts/artifacts";
+import { type Db, getDb } from "@/db/client";
+import { requireTreasury, requireUsdc } from "@/lib/chain/config";
+
+// What the sender's tests start from: the database, and the test file's own treasury key
+// and test USDC contract (test/setup-chain.ts), with the USDC transfers they send through it.
+
+export interface TreasurySender {
+  db: Db;
+  /** The treasury's private key: the signer the sender uses. */
+  key: Hex;
+  treasury: Address;
+  usdc: Address;
+}
+
+/** The database and the treasury signer; call it in `beforeAll`, once the chain env is set. */
+export async function treasurySender(): Promise<TreasurySender> {
+  const db = await getDb();
+  const key = requireTreasury();
+  return { db, key, treasury: privateKeyToAccount(key).address, usdc: requireUsdc() };
+}
+
+/** A fresh address nobody holds the key of. */
+export const newAddress = (): Address => privateKeyToAccount(generatePrivateKey()).address;
+
+/** A sender call moving `amount` base units of test USDC (`usdc`) from the signer to `to`. */
+export const usdcTransfer = (usdc: Address, to: Address, amount: bigint, purpose: string) => ({
+  to: usdc,
+  data: encodeFunctionData({ abi: mockUsdcAbi, functionName: "transfer", args: [to, amount] }),
+  purpose,
+});
