@@ -1,10 +1,8 @@
-import { readdirSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AppError, type ErrorCode } from "@/lib/errors";
 import { METHOD_NOT_ALLOWED, ROUTE_METHODS } from "@/lib/http";
 import { type Endpoint, endpoints, errorsOf } from "@/lib/openapi";
+import { apiPath, expectRealErrorCodes, routeFiles } from "../helpers/api-routes";
 
 // The reference (lib/openapi.ts) against the routes that exist: every operation of every
 // app/api/**/route.ts is documented with a success response schema, and every list takes
@@ -13,22 +11,6 @@ import { type Endpoint, endpoints, errorsOf } from "@/lib/openapi";
 
 /** Routes that are not part of the API: the dev identity provider and test clock (404 elsewhere). */
 const UNDOCUMENTED = [/^\/api\/dev\//];
-
-function routeFiles(dir = path.resolve("app/api")): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
-    const full = path.join(dir, d.name);
-    if (d.isDirectory()) return routeFiles(full);
-    return d.name === "route.ts" ? [full] : [];
-  });
-}
-
-/** app/api/deals/[id]/route.ts → /api/deals/{id} */
-const apiPath = (file: string) =>
-  `/${path
-    .relative(path.resolve("app"), path.dirname(file))
-    .split(path.sep)
-    .map((s) => s.replace(/^\[(\w+)\]$/, "{$1}"))
-    .join("/")}`;
 
 async function operations(): Promise<Array<{ method: string; path: string }>> {
   const out: Array<{ method: string; path: string }> = [];
@@ -67,16 +49,7 @@ describe("the reference covers every route", () => {
   });
 
   it("every error an endpoint lists, its own or of its kind, is a real code under its status", () => {
-    for (const e of endpoints)
-      for (const text of errorsOf(e)) {
-        const [, status, codes] = /^(\d{3}) (.+)$/.exec(text.replace(/\([^)]*\)/g, "")) ?? [];
-        expect(status, `${e.method} ${e.path}: "${text}"`).toBeDefined();
-        for (const code of (codes ?? "").split("|").map((c) => c.trim()))
-          expect(
-            String(new AppError(code as ErrorCode, "").status),
-            `${e.method} ${e.path}: ${code}`,
-          ).toBe(status);
-      }
+    for (const e of endpoints) expectRealErrorCodes(e, errorsOf(e));
   });
 
   it("authenticated endpoints list the credential errors; session-only ones forbidden, others the scope", () => {

@@ -1,20 +1,18 @@
-import { existsSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as openapiRoute from "@/app/api/openapi.json/route";
 import { apiKeyPattern } from "@/lib/auth/api-keys";
-import { AppError, type ErrorCode } from "@/lib/errors";
 import { endpoints } from "@/lib/openapi";
+import { expectRealErrorCodes, routesByPath } from "../helpers/api-routes";
 import { call } from "../helpers/http";
 
 // The reference must describe routes that exist, with the methods they export.
 describe("API reference", () => {
   it("lists only real routes and methods", async () => {
+    const routes = routesByPath();
     for (const e of endpoints) {
-      const dir = e.path.replace(/^\//, "").replace(/\{(\w+)\}/g, (_m, name) => `[${name}]`);
-      const file = path.resolve("app", dir, "route.ts");
-      expect(existsSync(file), `${e.method} ${e.path} → ${file}`).toBe(true);
-      const mod = await import(file);
+      const file = routes.get(e.path);
+      expect(file, `${e.method} ${e.path}: no route file`).toBeDefined();
+      const mod = await import(file as string);
       expect(typeof mod[e.method], `${e.method} ${e.path}`).toBe("function");
     }
   });
@@ -88,16 +86,6 @@ describe("API reference", () => {
   });
 
   it("lists only real error codes, each under its own status", () => {
-    for (const e of endpoints)
-      for (const text of e.errors) {
-        // "409 invalid_state (taken) | wallet_required": the codes without their notes
-        const [, status, codes] = /^(\d{3}) (.+)$/.exec(text.replace(/\([^)]*\)/g, "")) ?? [];
-        expect(status, `${e.method} ${e.path}: "${text}"`).toBeDefined();
-        for (const code of (codes ?? "").split("|").map((c) => c.trim()))
-          expect(
-            String(new AppError(code as ErrorCode, "").status),
-            `${e.method} ${e.path}: ${code}`,
-          ).toBe(status);
-      }
+    for (const e of endpoints) expectRealErrorCodes(e, e.errors);
   });
 });
