@@ -17,12 +17,14 @@ import type { ProfileJson } from "@/lib/users/profile";
 import type { EvidenceJson } from "@/lib/verify/evidence/read";
 import type { WebhookDeliveryJson, WebhookEndpointJson } from "@/lib/webhooks/endpoints";
 import type { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
+import { type ErrorBody, errorEnvelope, readBody } from "./envelope";
 
 // A thin typed client for the Milestone API: one method per endpoint a third party calls
 // with an API key (account and session management is session-only, so not here), the request types
 // from the zod schemas the handlers validate with, the response types the code builds (the
 // ones lib/api/responses.ts documents). Any non-2xx answer throws an ApiError carrying the
-// contract's error envelope. Type-only imports: nothing of the server is bundled with it.
+// contract's error envelope. Its one runtime import is ./envelope (relative, and importing
+// nothing itself); the rest are type-only: nothing of the server is bundled with it.
 //
 //   const api = createClient({ baseUrl: "https://milestone.example", apiKey: "mk_…" });
 //   const { deal } = await api.createDeal({ title, platform, milestones });
@@ -48,11 +50,7 @@ export class ApiError extends Error {
   /** Seconds to wait (429 rate_limited), from Retry-After. */
   readonly retryAfter: number | null;
 
-  constructor(
-    status: number,
-    body: { code: string; message: string; details?: unknown },
-    headers?: Headers,
-  ) {
+  constructor(status: number, body: ErrorBody, headers?: Headers) {
     super(body.message);
     this.name = "ApiError";
     this.code = body.code;
@@ -105,24 +103,16 @@ export function createClient(options: ClientOptions) {
       headers,
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    if (!res.ok) {
-      const envelope = (json as { error?: { code?: unknown; message?: unknown } } | undefined)
-        ?.error;
+    const { text, json } = await readBody(res);
+    if (!res.ok)
       throw new ApiError(
         res.status,
-        typeof envelope?.code === "string" && typeof envelope.message === "string"
-          ? (envelope as { code: string; message: string; details?: unknown })
-          : { code: "unexpected_response", message: `HTTP ${res.status}: ${text.slice(0, 200)}` },
+        errorEnvelope(json) ?? {
+          code: "unexpected_response",
+          message: `HTTP ${res.status}: ${text.slice(0, 200)}`,
+        },
         res.headers,
       );
-    }
     return json as T;
   }
 

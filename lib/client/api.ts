@@ -1,6 +1,7 @@
 // The browser's fetch helper for our JSON API. Same-origin requests carry the session
 // cookie; an error response becomes an ApiError with the envelope's code, message and
 // details. Browser-safe: no server modules are imported here (type imports are erased).
+import { errorEnvelope, readBody } from "@/lib/api/envelope";
 import type { UserJson } from "@/lib/auth/users";
 
 export type User = UserJson;
@@ -28,19 +29,6 @@ export type ApiFetchOptions = {
   signal?: AbortSignal;
 };
 
-type Envelope = { error: { code: string; message: string; details?: unknown } };
-
-function isEnvelope(value: unknown): value is Envelope {
-  if (!value || typeof value !== "object" || !("error" in value)) return false;
-  const error = (value as { error: unknown }).error;
-  return (
-    !!error &&
-    typeof error === "object" &&
-    typeof (error as { code?: unknown }).code === "string" &&
-    typeof (error as { message?: unknown }).message === "string"
-  );
-}
-
 /** Calls the API; resolves with the JSON body, or throws ApiError. */
 export async function apiFetch<T>(path: string, opts: ApiFetchOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: "application/json", ...opts.headers };
@@ -59,16 +47,10 @@ export async function apiFetch<T>(path: string, opts: ApiFetchOptions = {}): Pro
     if (err instanceof DOMException && err.name === "AbortError") throw err;
     throw new ApiError("network_error", "Could not reach the server. Check your connection.", 0);
   }
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
+  const { json } = await readBody(res);
   if (!res.ok) {
-    if (isEnvelope(json))
-      throw new ApiError(json.error.code, json.error.message, res.status, json.error.details);
+    const error = errorEnvelope(json);
+    if (error) throw new ApiError(error.code, error.message, res.status, error.details);
     throw new ApiError("http_error", `The server answered ${res.status}.`, res.status);
   }
   return json as T;
