@@ -16,6 +16,27 @@ const LEVELS = [1, 5, 20];
 const PER_LEVEL: Record<number, number> = { 1: 10, 5: 30, 20: 60 };
 const WARM = 5;
 
+/**
+ * BENCH_PROFILE=<dir>: a V8 CPU profile of each level's settles alone (not the set-up),
+ * written as <dir>/settle-c<N>.cpuprofile (open in Chrome DevTools or speedscope).
+ */
+async function startProfile(name: string): Promise<() => Promise<void>> {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return async () => {};
+  const { Session } = await import("node:inspector/promises");
+  const { mkdir, writeFile } = await import("node:fs/promises");
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  return async () => {
+    const { profile } = await session.post("Profiler.stop");
+    await mkdir(dir, { recursive: true });
+    await writeFile(`${dir}/${name}.cpuprofile`, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
 async function main() {
   const env = await benchEnvironment();
   const { db, anvil, deployment: d, treasuryKey } = env;
@@ -201,6 +222,7 @@ async function main() {
     const ids: string[] = [];
     for (let k = 0; k < total; k++) ids.push(await submittedMilestone());
     const base = await pool(c, total, () => rawTransfer());
+    const stopProfile = await startProfile(`settle-c${c}`);
     const settle = await pool(c, total, async (i) => {
       const result = await settleMilestone(
         db,
@@ -210,6 +232,7 @@ async function main() {
       );
       if (result.outcome !== "paid") throw new Error(`settle answered ${result.outcome}`);
     });
+    await stopProfile();
     rows.push([
       `settles/s at concurrency ${c} vs raw transfers/s`,
       base.perSecond,

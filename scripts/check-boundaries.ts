@@ -29,9 +29,6 @@ const extensions = [".ts", ".tsx"];
 export const inlineSqlAllowed = [
   // Others were changing these while the rest moved (issue #15 item 7): move them next.
   "lib/chain/sender.ts", // the signer's nonce lock, transaction records, broadcast bookkeeping
-  "lib/settle/advance.ts",
-  "lib/settle/payment.ts",
-  "lib/settle/settle.ts",
 ];
 
 /** Where query building lives; everything else in these trees must go through it. */

@@ -1,7 +1,16 @@
-import { and, eq, isNull, lt, notExists, notInArray, or, sql } from "drizzle-orm";
 import type { Hex } from "viem";
 import type { Db } from "@/db/client";
-import { deals, milestones, type Settlement, settlements } from "@/db/schema";
+import {
+  completeDealIfDone,
+  confirmSettlement,
+  findSettlement,
+  lockDeal,
+  markMilestoneSettled,
+  markSettlementFailed,
+  releaseSettlementLease,
+  takeSettlementLease,
+} from "@/db/queries/settlements";
+import type { Settlement } from "@/db/schema";
 import { gelatoRelayer } from "@/lib/chain/relayer";
 import type { GasEstimate } from "@/lib/chain/sender";
 import {
@@ -26,35 +35,18 @@ import { recordReputationAfterResponse } from "@/lib/settle/reputation";
 // Every step is written down before the next external call, so a crash anywhere
 // leaves a row this same function (from settle or reconcile) can finish.
 
-const leaseSeconds = () => env().TX_RECEIPT_TIMEOUT_SECONDS + 60;
-
-/** A lease expiry to write with a new settlement, so its creator holds it from the start. */
-export const newLease = () => sql`now() + make_interval(secs => ${leaseSeconds()})`;
+/** How long a settlement's lease lasts: a receipt's wait and a minute more. */
+export const leaseSeconds = () => env().TX_RECEIPT_TIMEOUT_SECONDS + 60;
 
 async function reload(db: Db, id: string): Promise<Settlement> {
-  const [row] = await db.select().from(settlements).where(eq(settlements.id, id));
+  const row = await findSettlement(db, id);
   if (!row) throw new Error(`settlement ${id} vanished`);
   return row;
 }
 
 /** Takes the lease on a settlement, or returns null when someone else holds it. */
-async function takeLease(db: Db, id: string): Promise<Settlement | null> {
-  const [row] = await db
-    .update(settlements)
-    .set({ leaseExpiresAt: newLease() })
-    .where(
-      and(
-        eq(settlements.id, id),
-        or(isNull(settlements.leaseExpiresAt), lt(settlements.leaseExpiresAt, sql`now()`)),
-      ),
-    )
-    .returning();
-  return row ?? null;
-}
-
-async function releaseLease(db: Db, id: string): Promise<void> {
-  await db.update(settlements).set({ leaseExpiresAt: null }).where(eq(settlements.id, id));
-}
+const takeLease = (db: Db, id: string) => takeSettlementLease(db, id, leaseSeconds());
+const releaseLease = releaseSettlementLease;
 
 /** Records the confirmed payment: settlement, milestone and (when all are paid) deal. */
 async function markPaid(db: Db, s: Settlement, txHash: string | null): Promise<Settlement> {
@@ -67,51 +59,15 @@ async function markPaid(db: Db, s: Settlement, txHash: string | null): Promise<S
     // first deadlocked against concurrent claims, and PostgreSQL aborted the payment's
     // bookkeeping — then the deal is completed once none of its milestones is left unpaid,
     // this one included.
-    const [, [done], paid, completed] = await Promise.all([
-      tx.select({ id: deals.id }).from(deals).where(eq(deals.id, s.dealId)).for("no key update"),
-      tx
-        .update(settlements)
-        .set({
-          status: "confirmed",
-          txHash: txHash ?? s.txHash,
-          error: null,
-          // Nothing is left to do on it: the lease goes with the payment (advanceSettlement
-          // then has no lease to release).
-          leaseExpiresAt: null,
-          updatedAt: new Date(),
-        })
-        .where(eq(settlements.id, s.id))
-        .returning(),
-      tx
-        .update(milestones)
-        .set({ status: refundOnly ? "refunded" : "paid", updatedAt: new Date() })
-        .where(and(eq(milestones.id, s.milestoneId), eq(milestones.status, "approved")))
-        .returning({ id: milestones.id }),
-      tx
-        .update(deals)
-        .set({ status: "completed", updatedAt: new Date() })
-        .where(
-          and(
-            eq(deals.id, s.dealId),
-            eq(deals.status, "active"),
-            notExists(
-              tx
-                .select({ one: sql`1` })
-                .from(milestones)
-                .where(
-                  and(
-                    eq(milestones.dealId, s.dealId),
-                    notInArray(milestones.status, ["paid", "refunded"]),
-                  ),
-                ),
-            ),
-          ),
-        )
-        .returning({ id: deals.id }),
+    const [, done, paid, completed] = await Promise.all([
+      lockDeal(tx, s.dealId),
+      confirmSettlement(tx, s.id, txHash ?? s.txHash),
+      markMilestoneSettled(tx, s.milestoneId, refundOnly ? "refunded" : "paid"),
+      completeDealIfDone(tx, s.dealId),
     ]);
     // The events, in this order (again one round trip).
     await Promise.all([
-      paid.length
+      paid
         ? recordEvent(tx, {
             dealId: s.dealId,
             milestoneId: s.milestoneId,
@@ -125,7 +81,7 @@ async function markPaid(db: Db, s: Settlement, txHash: string | null): Promise<S
             },
           })
         : undefined,
-      completed.length ? recordEvent(tx, { dealId: s.dealId, type: "completed" }) : undefined,
+      completed ? recordEvent(tx, { dealId: s.dealId, type: "completed" }) : undefined,
     ]);
     if (!done) throw new Error(`settlement ${s.id} vanished`);
     return done;
@@ -133,10 +89,7 @@ async function markPaid(db: Db, s: Settlement, txHash: string | null): Promise<S
 }
 
 async function markFailed(db: Db, s: Settlement, error: string): Promise<never> {
-  await db
-    .update(settlements)
-    .set({ status: "failed", error, updatedAt: new Date() })
-    .where(eq(settlements.id, s.id));
+  await markSettlementFailed(db, s.id, error);
   throw new AppError(
     "chain_unavailable",
     `The payment did not go through (${error}). Settling again retries it.`,

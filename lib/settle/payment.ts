@@ -1,16 +1,17 @@
-import { eq } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import type { Db } from "@/db/client";
 import { linkSettlement } from "@/db/queries/settle-view";
 import {
-  type ChainTransaction,
-  type Deal,
-  deals,
-  type Milestone,
-  milestones,
-  type ReleaseAuthorization,
-  type Settlement,
-  settlements,
+  findReleaseTarget,
+  storeRelayAuthorization,
+  storeRelayTask,
+} from "@/db/queries/settlements";
+import type {
+  ChainTransaction,
+  Deal,
+  Milestone,
+  ReleaseAuthorization,
+  Settlement,
 } from "@/db/schema";
 import { chainConfig, requireEscrow, requireTreasury } from "@/lib/chain/config";
 import { relayProvider } from "@/lib/chain/relay";
@@ -37,11 +38,7 @@ const SIGNATURE_TTL_SECONDS = 60n * 60n;
 export type ReleaseTarget = { deal: Deal; milestone: Milestone };
 
 export async function releaseTarget(db: Db, s: Settlement): Promise<ReleaseTarget> {
-  const [row] = await db
-    .select({ deal: deals, milestone: milestones })
-    .from(milestones)
-    .innerJoin(deals, eq(milestones.dealId, deals.id))
-    .where(eq(milestones.id, s.milestoneId));
+  const row = await findReleaseTarget(db, s.milestoneId);
   if (!row) throw new Error(`settlement ${s.id} has no milestone`);
   return row;
 }
@@ -135,10 +132,7 @@ export async function submitPayment(
   const now = await chainNow();
   if (!auth || BigInt(auth.deadline) <= now + 60n) {
     auth = await signRelease(s, target, now + SIGNATURE_TTL_SECONDS);
-    await db
-      .update(settlements)
-      .set({ relayAuthorization: auth, updatedAt: new Date() })
-      .where(eq(settlements.id, s.id));
+    await storeRelayAuthorization(db, s.id, auth);
   }
   const data = escrowCall.releaseWithSig(
     target.deal.id,
@@ -165,10 +159,7 @@ export async function submitPayment(
       target: escrow as Address,
       data,
     });
-    await db
-      .update(settlements)
-      .set({ relayTaskId: taskId, status: "submitted", error: null, updatedAt: new Date() })
-      .where(eq(settlements.id, s.id));
+    await storeRelayTask(db, s.id, taskId);
     return null;
   }
   throw new AppError("not_configured", "Relayed settlement is not configured on this deployment.");

@@ -1,17 +1,16 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Address, getAddress } from "viem";
 import type { Db, Tx as DbTx } from "@/db/client";
 import { findSettleStart } from "@/db/queries/settle-view";
 import {
-  type Deal,
-  deals,
-  type Milestone,
-  milestones,
-  type Settlement,
-  type SettlementVia,
-  settlements,
-  type Verification,
-} from "@/db/schema";
+  approveMilestone,
+  committedUnits,
+  findSettlementOfMilestone,
+  insertSettlement,
+  lockDeal,
+  lockMilestone,
+  rejectMilestone,
+} from "@/db/queries/settlements";
+import type { Deal, Milestone, Settlement, SettlementVia, Verification } from "@/db/schema";
 import { chainConfig } from "@/lib/chain/config";
 import { relayStatus } from "@/lib/chain/relay";
 import type { GasEstimate } from "@/lib/chain/sender";
@@ -27,7 +26,7 @@ import { AppError, notFound } from "@/lib/errors";
 import { assignCreatorOnChain } from "@/lib/escrow/deals";
 import { recordEvent } from "@/lib/events/events";
 import { payoutUnits, scoreToBps, unitsToDecimal } from "@/lib/money";
-import { advanceSettlement, newLease } from "@/lib/settle/advance";
+import { advanceSettlement, leaseSeconds } from "@/lib/settle/advance";
 import { estimateRelease } from "@/lib/settle/payment";
 import { decisionVerdictJson, reviewWindow, verdictOfSettlement } from "@/lib/settle/review";
 import type { VerifierOptions } from "@/lib/verify/verifier";
@@ -49,11 +48,6 @@ export type SettleResult =
     }
   | { outcome: "rejected"; milestone: MilestoneDetailJson; verdict: VerdictJson };
 
-async function settlementOf(db: Db, milestoneId: string): Promise<Settlement | undefined> {
-  const [row] = await db.select().from(settlements).where(eq(settlements.milestoneId, milestoneId));
-  return row;
-}
-
 function alreadySettled(s: Settlement): AppError {
   return new AppError("already_settled", "This milestone has already been paid.", {
     details: { settlement: settlementJson(s) },
@@ -63,18 +57,7 @@ function alreadySettled(s: Settlement): AppError {
 /** The gate failed: the milestone is rejected (the creator may submit a new revision). */
 async function reject(db: Db, m: Milestone, v: Verification, actorId: string): Promise<void> {
   await db.transaction(async (tx) => {
-    const changed = await tx
-      .update(milestones)
-      .set({ status: "rejected", updatedAt: new Date() })
-      .where(
-        and(
-          eq(milestones.id, m.id),
-          eq(milestones.status, "submitted"),
-          eq(milestones.revision, v.revision),
-        ),
-      )
-      .returning({ id: milestones.id });
-    if (changed.length)
+    if (await rejectMilestone(tx, m.id, v.revision))
       await recordEvent(tx, {
         dealId: m.dealId,
         milestoneId: m.id,
@@ -129,13 +112,10 @@ export async function claim(
     // which FOR UPDATE blocked — a decision or appeal raced with a claim deadlocked (a 500).
     // The three statements are sent together (pipelined, one round trip) and run in this
     // order: the budget is summed once both locks are held.
-    const [, [locked], [committed]] = await Promise.all([
-      tx.select({ id: deals.id }).from(deals).where(eq(deals.id, deal.id)).for("no key update"),
-      tx.select().from(milestones).where(eq(milestones.id, m.id)).for("no key update"),
-      tx
-        .select({ total: sql<string>`coalesce(sum(${settlements.amountUnits}), 0)::text` })
-        .from(settlements)
-        .where(eq(settlements.dealId, deal.id)),
+    const [, locked, committed] = await Promise.all([
+      lockDeal(tx, deal.id),
+      lockMilestone(tx, m.id),
+      committedUnits(tx, deal.id),
     ]);
     if (!locked) throw notFound("Milestone");
     if (locked.status === "approved" || locked.status === "paid")
@@ -147,14 +127,14 @@ export async function claim(
         "invalid_state",
         "A new deliverable was submitted meanwhile; settle again to verify it.",
       );
-    if (BigInt(committed?.total ?? "0") + amountUnits > deal.budgetUnits)
+    if (committed + amountUnits > deal.budgetUnits)
       throw new AppError("budget_exceeded", "This payout would take the deal over its budget.");
     await opts.inTx?.(tx);
     // Again one round trip: the settlement, the milestone approved, the event.
-    const [[created]] = await Promise.all([
-      tx
-        .insert(settlements)
-        .values({
+    const [created] = await Promise.all([
+      insertSettlement(
+        tx,
+        {
           milestoneId: m.id,
           dealId: deal.id,
           via,
@@ -165,19 +145,10 @@ export async function claim(
           verdictHash: basis.verdictHash,
           scoreBps: basis.scoreBps,
           revision: basis.revision,
-          status: "pending",
-          leaseExpiresAt: newLease(),
-        })
-        .returning(),
-      tx
-        .update(milestones)
-        .set({ status: "approved", updatedAt: new Date() })
-        .where(
-          and(
-            eq(milestones.id, m.id),
-            inArray(milestones.status, ["pending", "submitted", "rejected"]),
-          ),
-        ),
+        },
+        leaseSeconds(),
+      ),
+      approveMilestone(tx, m.id),
       // A zero payout is an overdue milestone's refund: its decision's event says so.
       basis.scoreBps > 0
         ? recordEvent(tx, {
@@ -202,7 +173,7 @@ export async function claim(
 
 /** A concurrent caller claimed first (unique settlement per milestone): say how it stands. */
 export async function claimedMeanwhile(db: Db, milestoneId: string, err: unknown): Promise<never> {
-  const other = await settlementOf(db, milestoneId);
+  const other = await findSettlementOfMilestone(db, milestoneId);
   if (!other) throw err;
   if (other.status === "confirmed") throw alreadySettled(other);
   throw new AppError("settlement_in_progress", "This milestone is being settled right now.", {

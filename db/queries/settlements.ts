@@ -1,0 +1,300 @@
+import { and, eq, inArray, isNull, lt, notExists, notInArray, or, sql } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import { reusable } from "@/db/reusable";
+import {
+  type Deal,
+  deals,
+  type Milestone,
+  milestones,
+  type ReleaseAuthorization,
+  type Settlement,
+  settlements,
+} from "@/db/schema";
+
+// The settlement's writes (lib/settle/settle.ts claims one, lib/settle/advance.ts moves it
+// to paid): the statements on the payment path are `reusable` (built once per process),
+// the rest are plain queries.
+
+const p = sql.placeholder;
+
+/** A placeholder where `.set()` wants a value (it takes SQL, not a bare placeholder). */
+const v = (name: string) => sql`${p(name)}`;
+/** The caller's clock (an ISO string), as updatedAt has always been written. */
+const at = (name: string) => sql`${p(name)}::timestamptz`;
+const nowIso = () => new Date().toISOString();
+
+/** A lease that ends `seconds` from the database's now. */
+const leaseFor = (seconds: unknown) => sql`now() + make_interval(secs => ${seconds})`;
+
+const lockDealStatement = reusable((db) =>
+  db
+    .select({ id: deals.id })
+    .from(deals)
+    .where(eq(deals.id, p("dealId")))
+    .for("no key update")
+    .prepare("lock_deal"),
+);
+
+/**
+ * The deal's row lock. NO KEY UPDATE: it excludes every other settlement of the deal, but not
+ * the key-share locks that inserts referencing the deal take (events, decisions, appeals).
+ */
+export async function lockDeal(tx: DbOrTx, dealId: string): Promise<boolean> {
+  return (await lockDealStatement(tx, { dealId })).length > 0;
+}
+
+const lockMilestoneStatement = reusable((db) =>
+  db
+    .select()
+    .from(milestones)
+    .where(eq(milestones.id, p("id")))
+    .for("no key update")
+    .prepare("lock_milestone"),
+);
+
+export async function lockMilestone(tx: DbOrTx, id: string): Promise<Milestone | undefined> {
+  const [row] = await lockMilestoneStatement(tx, { id });
+  return row;
+}
+
+const committedStatement = reusable((db) =>
+  db
+    .select({ total: sql<string>`coalesce(sum(${settlements.amountUnits}), 0)::text` })
+    .from(settlements)
+    .where(eq(settlements.dealId, p("dealId")))
+    .prepare("deal_committed"),
+);
+
+/** What the deal's settlements pay out in total, in base units. */
+export async function committedUnits(tx: DbOrTx, dealId: string): Promise<bigint> {
+  const [row] = await committedStatement(tx, { dealId });
+  return BigInt(row?.total ?? "0");
+}
+
+const insertSettlementStatement = reusable((db) =>
+  db
+    .insert(settlements)
+    .values({
+      milestoneId: p("milestoneId"),
+      dealId: p("dealId"),
+      via: p("via"),
+      chainId: p("chainId"),
+      recipient: p("recipient"),
+      amountUnits: p("amountUnits"),
+      refundUnits: p("refundUnits"),
+      verdictHash: p("verdictHash"),
+      scoreBps: p("scoreBps"),
+      revision: p("revision"),
+      status: "pending",
+      leaseExpiresAt: leaseFor(p("leaseSeconds")),
+    })
+    .returning()
+    .prepare("insert_settlement"),
+);
+
+export type NewClaim = Pick<
+  typeof settlements.$inferInsert,
+  | "milestoneId"
+  | "dealId"
+  | "via"
+  | "chainId"
+  | "recipient"
+  | "amountUnits"
+  | "refundUnits"
+  | "verdictHash"
+  | "scoreBps"
+  | "revision"
+>;
+
+/** A new settlement, `pending`, leased to its creator for `leaseSeconds`. */
+export async function insertSettlement(
+  tx: DbOrTx,
+  s: NewClaim,
+  leaseSeconds: number,
+): Promise<Settlement | undefined> {
+  const [row] = await insertSettlementStatement(tx, { ...s, leaseSeconds });
+  return row;
+}
+
+const approveStatement = reusable((db) =>
+  db
+    .update(milestones)
+    .set({ status: "approved", updatedAt: at("now") })
+    .where(
+      and(
+        eq(milestones.id, p("id")),
+        inArray(milestones.status, ["pending", "submitted", "rejected"]),
+      ),
+    )
+    .prepare("approve_milestone"),
+);
+
+/** The milestone is being paid: approved, from any state before that. */
+export async function approveMilestone(tx: DbOrTx, id: string): Promise<void> {
+  await approveStatement(tx, { id, now: nowIso() });
+}
+
+/** The gate failed on this revision: a submitted milestone is rejected; false if it moved on. */
+export async function rejectMilestone(tx: DbOrTx, id: string, revision: number): Promise<boolean> {
+  const changed = await tx
+    .update(milestones)
+    .set({ status: "rejected", updatedAt: new Date() })
+    .where(
+      and(
+        eq(milestones.id, id),
+        eq(milestones.status, "submitted"),
+        eq(milestones.revision, revision),
+      ),
+    )
+    .returning({ id: milestones.id });
+  return changed.length > 0;
+}
+
+const confirmStatement = reusable((db) =>
+  db
+    .update(settlements)
+    .set({
+      status: "confirmed",
+      txHash: v("txHash"),
+      error: null,
+      // Nothing is left to do on it: the lease goes with the payment.
+      leaseExpiresAt: null,
+      updatedAt: at("now"),
+    })
+    .where(eq(settlements.id, p("id")))
+    .returning()
+    .prepare("confirm_settlement"),
+);
+
+export async function confirmSettlement(
+  tx: DbOrTx,
+  id: string,
+  txHash: string | null,
+): Promise<Settlement | undefined> {
+  const [row] = await confirmStatement(tx, { id, txHash, now: nowIso() });
+  return row;
+}
+
+const settleMilestoneStatement = reusable((db) =>
+  db
+    .update(milestones)
+    .set({ status: v("status"), updatedAt: at("now") })
+    .where(and(eq(milestones.id, p("id")), eq(milestones.status, "approved")))
+    .returning({ id: milestones.id })
+    .prepare("milestone_settled"),
+);
+
+/** An approved milestone is paid (or refunded, by a zero payout); false if it was not approved. */
+export async function markMilestoneSettled(
+  tx: DbOrTx,
+  id: string,
+  status: "paid" | "refunded",
+): Promise<boolean> {
+  return (await settleMilestoneStatement(tx, { id, status, now: nowIso() })).length > 0;
+}
+
+const completeStatement = reusable((db) =>
+  db
+    .update(deals)
+    .set({ status: "completed", updatedAt: at("now") })
+    .where(
+      and(
+        eq(deals.id, p("dealId")),
+        eq(deals.status, "active"),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(milestones)
+            .where(
+              and(
+                eq(milestones.dealId, p("dealId")),
+                notInArray(milestones.status, ["paid", "refunded"]),
+              ),
+            ),
+        ),
+      ),
+    )
+    .returning({ id: deals.id })
+    .prepare("complete_deal"),
+);
+
+/** The deal is completed once none of its milestones is left unpaid; false if not (yet). */
+export async function completeDealIfDone(tx: DbOrTx, dealId: string): Promise<boolean> {
+  return (await completeStatement(tx, { dealId, now: nowIso() })).length > 0;
+}
+
+export async function findSettlement(db: DbOrTx, id: string): Promise<Settlement | undefined> {
+  const [row] = await db.select().from(settlements).where(eq(settlements.id, id));
+  return row;
+}
+
+export async function findSettlementOfMilestone(
+  db: DbOrTx,
+  milestoneId: string,
+): Promise<Settlement | undefined> {
+  const [row] = await db.select().from(settlements).where(eq(settlements.milestoneId, milestoneId));
+  return row;
+}
+
+/** Takes the lease on a settlement for `seconds`, or returns null when someone else holds it. */
+export async function takeSettlementLease(
+  db: DbOrTx,
+  id: string,
+  seconds: number,
+): Promise<Settlement | null> {
+  const [row] = await db
+    .update(settlements)
+    .set({ leaseExpiresAt: leaseFor(seconds) })
+    .where(
+      and(
+        eq(settlements.id, id),
+        or(isNull(settlements.leaseExpiresAt), lt(settlements.leaseExpiresAt, sql`now()`)),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+export async function releaseSettlementLease(db: DbOrTx, id: string): Promise<void> {
+  await db.update(settlements).set({ leaseExpiresAt: null }).where(eq(settlements.id, id));
+}
+
+export async function markSettlementFailed(db: DbOrTx, id: string, error: string): Promise<void> {
+  await db
+    .update(settlements)
+    .set({ status: "failed", error, updatedAt: new Date() })
+    .where(eq(settlements.id, id));
+}
+
+/** The relayed release's current signature. */
+export async function storeRelayAuthorization(
+  db: DbOrTx,
+  id: string,
+  auth: ReleaseAuthorization,
+): Promise<void> {
+  await db
+    .update(settlements)
+    .set({ relayAuthorization: auth, updatedAt: new Date() })
+    .where(eq(settlements.id, id));
+}
+
+/** An external relayer took the release: its task id, and the settlement is submitted. */
+export async function storeRelayTask(db: DbOrTx, id: string, taskId: string): Promise<void> {
+  await db
+    .update(settlements)
+    .set({ relayTaskId: taskId, status: "submitted", error: null, updatedAt: new Date() })
+    .where(eq(settlements.id, id));
+}
+
+/** A settlement's deal and milestone. */
+export async function findReleaseTarget(
+  db: DbOrTx,
+  milestoneId: string,
+): Promise<{ deal: Deal; milestone: Milestone } | undefined> {
+  const [row] = await db
+    .select({ deal: deals, milestone: milestones })
+    .from(milestones)
+    .innerJoin(deals, eq(milestones.dealId, deals.id))
+    .where(eq(milestones.id, milestoneId));
+  return row;
+}
