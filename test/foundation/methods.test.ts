@@ -1,7 +1,7 @@
-import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { allowHeader, METHOD_NOT_ALLOWED, ROUTE_METHODS, type RouteMethod } from "@/lib/http";
+import { routeFiles } from "../helpers/api-routes";
 
 // Every API route answers a method it does not implement with 405 method_not_allowed in
 // the contract's envelope and an `Allow` header, and OPTIONS with 204 and the same
@@ -10,21 +10,13 @@ import { allowHeader, METHOD_NOT_ALLOWED, ROUTE_METHODS, type RouteMethod } from
 
 const apiDir = path.resolve(import.meta.dirname, "../../app/api");
 
-function routeFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return routeFiles(full);
-    return entry.name === "route.ts" ? [full] : [];
-  });
-}
-
 type Handler = (req: Request, ctx?: unknown) => Promise<Response> | Response;
 type RouteModule = Partial<Record<RouteMethod | "OPTIONS", Handler>>;
 
 const isRefusal = (h: unknown) =>
   typeof h === "function" && (h as unknown as Record<symbol, unknown>)[METHOD_NOT_ALLOWED] === true;
 
-const files = routeFiles(apiDir).sort();
+const files = routeFiles().sort();
 
 describe("405 on every API route", () => {
   it("finds the routes", () => {
