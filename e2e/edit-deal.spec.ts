@@ -40,6 +40,11 @@ test("the brand edits an unfunded deal and sees the change", async ({ browser })
   const page = await signIn(browser, `edit-brand-${Date.now()}@example.test`, "Brand");
   const { deal } = await api<{ deal: { id: string } }>(page, "POST", "/api/deals", dealBody);
 
+  // Another brand's edit page for this deal is a real 404 status, not a streamed one.
+  const other = await signIn(browser, `edit-other-${Date.now()}@example.test`, "Brand");
+  expect((await other.request.get(`/deals/${deal.id}/edit`)).status()).toBe(404);
+  await other.context().close();
+
   await page.goto(`/deals/${deal.id}`);
   const header = page.getByTestId("deal-header");
   await expect(header.getByTestId("deal-status")).toHaveText("Waiting for funding");

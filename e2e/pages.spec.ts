@@ -89,6 +89,9 @@ test("an unknown address and an unknown deal answer 404", async ({ request }) =>
 
 test("a deal that does not exist answers 404", async ({ request }) => {
   expect((await request.get(`/deals/${randomUUID()}`)).status()).toBe(404);
+  // The edit page too: an unknown id and an id that is no UUID are a real 404 status.
+  expect((await request.get(`/deals/${randomUUID()}/edit`)).status()).toBe(404);
+  expect((await request.get("/deals/nope/edit")).status()).toBe(404);
 });
 
 test("brand pages: server-rendered deal cards, filters, create form, axe", async ({ browser }) => {

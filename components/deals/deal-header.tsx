@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { LinkPendingLabel } from "@/components/link-pending-label";
 import { ReputationBadge, useChainInfo } from "@/components/wallet";
 import { addressUrl, shortAddress } from "@/lib/client/chain-info";
 import { AddressLink, EscrowMoney, TxLink } from "./escrow-views";
@@ -61,7 +62,9 @@ export function DealHeader({ deal, viewer }: { deal: DealJson; viewer: Viewer })
             href={`/deals/${deal.id}/edit`}
             data-testid="edit-deal"
           >
-            Edit deal
+            {/* The edit page has no loading.tsx (so a missing deal answers a real 404): the
+                link itself says the page is on its way. */}
+            <LinkPendingLabel label="Edit deal" pending="Opening…" />
           </Link>
         )}
       </div>

@@ -11,6 +11,8 @@ export const metadata: Metadata = { title: "Edit the deal" };
 // /deals/:id/edit – the brand edits a deal nobody has taken, in the create form, rendered
 // on the server with the deal. Anyone but the brand gets a real 404 (a visitor signed out
 // is asked to sign in, as on the deal page); a deal that can no longer change says why.
+// No loading.tsx here: its fallback would start the response (status 200) before
+// notFound() runs; the "Edit deal" link shows the wait instead (LinkPendingLabel).
 export default async function EditDealRoute({ params }: { params: Promise<{ id: string }> }) {
   const page = await loadDealPage(params, (id) => `/deals/${id}/edit`);
   if ("prompt" in page) return page.prompt;
