@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, ne } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { type ChainTransaction, chainTransactions, type TxStatus } from "@/db/schema";
+import { reusable } from "@/db/reusable";
+import { type ChainTransaction, chainTransactions, signerNonces, type TxStatus } from "@/db/schema";
 
 // Lookups on the sender's transaction log (lib/chain/sender.ts writes it).
 
@@ -28,5 +29,227 @@ export async function findLatestByPurpose(
     )
     .orderBy(desc(chainTransactions.createdAt))
     .limit(1);
+  return row ?? null;
+}
+
+// The sender's own writes (lib/chain/sender.ts): the signer's nonce counter and the
+// transaction log. The statements every send runs are `reusable` (built once per process).
+
+const p = sql.placeholder;
+/** The caller's clock (an ISO string), as updatedAt has always been written. */
+const at = (name: string) => sql`${p(name)}::timestamptz`;
+const nowIso = () => new Date().toISOString();
+
+/** The rows that hold a nonce (the sender-nonce unique index's predicate). */
+const holdsNonce = sql`${sql.identifier("status")} <> 'failed' or ${sql.identifier("block_number")} is not null`;
+
+/**
+ * The nonces at or above `start` that live rows of this signer hold, ascending (for the
+ * lowest free one; with the counter in step this is one index probe that finds nothing).
+ */
+export async function heldNonces(
+  tx: DbOrTx,
+  s: { chainId: number; from: string; start: number },
+): Promise<number[]> {
+  const rows = await tx
+    .select({ nonce: chainTransactions.nonce })
+    .from(chainTransactions)
+    .where(
+      and(
+        eq(chainTransactions.chainId, s.chainId),
+        eq(chainTransactions.fromAddress, s.from),
+        gte(chainTransactions.nonce, s.start),
+        or(
+          sql`${chainTransactions.status} <> 'failed'`,
+          sql`${chainTransactions.blockNumber} is not null`,
+        ),
+      ),
+    )
+    .orderBy(asc(chainTransactions.nonce));
+  return rows.map((r) => r.nonce);
+}
+
+const nextNonceStatement = reusable((db) =>
+  db
+    .update(signerNonces)
+    .set({ nextNonce: sql`${signerNonces.nextNonce} + 1`, updatedAt: at("now") })
+    .where(and(eq(signerNonces.chainId, p("chainId")), eq(signerNonces.address, p("from"))))
+    .returning({ nextNonce: signerNonces.nextNonce })
+    .prepare("take_nonce"),
+);
+
+/**
+ * Takes the signer's next nonce: one statement that locks its row (held until the caller's
+ * transaction commits) and moves the counter on. With `onChain` (resynchronising) the
+ * counter starts there, the row created if missing. Null when the signer has no row.
+ */
+export async function takeSignerNonce(
+  tx: DbOrTx,
+  s: { chainId: number; from: string },
+  onChain: number | null,
+): Promise<number | null> {
+  if (onChain === null) {
+    const [row] = await nextNonceStatement(tx, { ...s, now: nowIso() });
+    return row ? row.nextNonce - 1 : null;
+  }
+  await tx
+    .insert(signerNonces)
+    .values({ chainId: s.chainId, address: s.from, nextNonce: onChain })
+    .onConflictDoNothing();
+  const [row] = await tx
+    .update(signerNonces)
+    .set({ nextNonce: onChain + 1, updatedAt: new Date() })
+    .where(and(eq(signerNonces.chainId, s.chainId), eq(signerNonces.address, s.from)))
+    .returning({ nextNonce: signerNonces.nextNonce });
+  return row ? row.nextNonce - 1 : null;
+}
+
+/** Sets the signer's counter (`next` may be SQL on the current value). */
+export async function setSignerNonce(
+  tx: DbOrTx,
+  s: { chainId: number; from: string },
+  next: number | SQL,
+): Promise<void> {
+  await tx
+    .update(signerNonces)
+    .set({ nextNonce: next, updatedAt: new Date() })
+    .where(and(eq(signerNonces.chainId, s.chainId), eq(signerNonces.address, s.from)));
+}
+
+/** After a refusal: the counter moved past the node's count, or back to a freed nonce. */
+export async function resyncSignerNonce(
+  db: DbOrTx,
+  s: { chainId: number; from: string },
+  to: { atLeast: number } | { atMost: number },
+): Promise<void> {
+  await setSignerNonce(
+    db,
+    s,
+    "atLeast" in to
+      ? sql`greatest(${signerNonces.nextNonce}, ${to.atLeast})`
+      : sql`least(${signerNonces.nextNonce}, ${to.atMost})`,
+  );
+}
+
+const insertTransactionStatement = reusable((db) =>
+  db
+    .insert(chainTransactions)
+    .values({
+      id: p("id"),
+      chainId: p("chainId"),
+      fromAddress: p("fromAddress"),
+      nonce: p("nonce"),
+      toAddress: p("toAddress"),
+      data: p("data"),
+      valueWei: p("valueWei"),
+      rawTx: p("rawTx"),
+      hash: p("hash"),
+      purpose: p("purpose"),
+      status: "pending",
+    })
+    .onConflictDoNothing({
+      target: [chainTransactions.chainId, chainTransactions.fromAddress, chainTransactions.nonce],
+      where: holdsNonce,
+    })
+    .returning()
+    .prepare("record_transaction"),
+);
+
+export type NewTransaction = Required<
+  Pick<
+    typeof chainTransactions.$inferInsert,
+    | "id"
+    | "chainId"
+    | "fromAddress"
+    | "nonce"
+    | "toAddress"
+    | "data"
+    | "valueWei"
+    | "rawTx"
+    | "hash"
+    | "purpose"
+  >
+>;
+
+/**
+ * Records a signed transaction as `pending`; undefined (nothing written) when a live row of
+ * this signer already holds its nonce.
+ */
+export async function insertTransaction(
+  tx: DbOrTx,
+  row: NewTransaction,
+): Promise<ChainTransaction | undefined> {
+  const [created] = await insertTransactionStatement(tx, row);
+  return created;
+}
+
+const outcomeStatement = reusable((db) =>
+  db
+    .update(chainTransactions)
+    .set({
+      status: sql`${p("status")}`,
+      blockNumber: sql`${p("blockNumber")}::bigint`,
+      error: sql`${p("error")}`,
+      updatedAt: at("now"),
+    })
+    .where(eq(chainTransactions.id, p("id")))
+    .returning()
+    .prepare("transaction_outcome"),
+);
+
+/** A mined transaction's outcome: confirmed, or failed (reverted), with its block. */
+export async function recordOutcome(
+  db: DbOrTx,
+  id: string,
+  o: { status: "confirmed" | "failed"; blockNumber: bigint; error: string | null },
+): Promise<ChainTransaction | undefined> {
+  const [row] = await outcomeStatement(db, {
+    id,
+    status: o.status,
+    blockNumber: o.blockNumber.toString(),
+    error: o.error,
+    now: nowIso(),
+  });
+  return row;
+}
+
+export async function updateTransaction(
+  db: DbOrTx,
+  id: string,
+  set: Partial<ChainTransaction>,
+): Promise<ChainTransaction | undefined> {
+  const [row] = await db
+    .update(chainTransactions)
+    .set({ ...set, updatedAt: new Date() })
+    .where(eq(chainTransactions.id, id))
+    .returning();
+  return row;
+}
+
+/**
+ * This signer's rows recorded before `before` with a nonce below `nonce` that are still
+ * `pending` (never reached the node), ascending by nonce.
+ */
+export async function stalePending(
+  db: DbOrTx,
+  s: { chainId: number; from: string; nonce: number; before: Date },
+): Promise<ChainTransaction[]> {
+  return db
+    .select()
+    .from(chainTransactions)
+    .where(
+      and(
+        eq(chainTransactions.chainId, s.chainId),
+        eq(chainTransactions.fromAddress, s.from),
+        eq(chainTransactions.status, "pending"),
+        lt(chainTransactions.nonce, s.nonce),
+        lt(chainTransactions.createdAt, s.before),
+      ),
+    )
+    .orderBy(asc(chainTransactions.nonce));
+}
+
+export async function findTransaction(db: DbOrTx, id: string): Promise<ChainTransaction | null> {
+  const [row] = await db.select().from(chainTransactions).where(eq(chainTransactions.id, id));
   return row ?? null;
 }

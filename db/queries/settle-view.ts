@@ -1,6 +1,7 @@
-import { and, asc, eq, exists } from "drizzle-orm";
+import { and, asc, eq, exists, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { visibleTo } from "@/db/queries/deals";
+import { reusable } from "@/db/reusable";
 import {
   appeals,
   chainTransactions,
@@ -19,13 +20,14 @@ import {
 
 type Viewer = Parameters<typeof visibleTo>[0];
 
-/**
- * A milestone the viewer may see, its deal, its settlement (null: none yet) and the brand's
- * decision on its current revision (null: none). One statement: unique settlement per
- * milestone, unique decision per milestone revision.
- */
-export async function findSettleStart(db: DbOrTx, viewer: Viewer, milestoneId: string) {
-  const [row] = await db
+// These run on every settle: `reusable` statements (built once per process, see
+// db/reusable.ts), with placeholders where the values go.
+const p = sql.placeholder;
+/** visibleTo's condition with the viewer's id and e-mail as placeholders. */
+const anyViewer = { id: p("viewerId"), email: p("viewerEmail") } as unknown as Viewer;
+
+const settleStartStatement = reusable((db) =>
+  db
     .select({ milestone: milestones, deal: deals, settlement: settlements, decision: decisions })
     .from(milestones)
     .innerJoin(deals, eq(milestones.dealId, deals.id))
@@ -34,7 +36,62 @@ export async function findSettleStart(db: DbOrTx, viewer: Viewer, milestoneId: s
       decisions,
       and(eq(decisions.milestoneId, milestones.id), eq(decisions.revision, milestones.revision)),
     )
-    .where(and(eq(milestones.id, milestoneId), visibleTo(viewer)));
+    .where(and(eq(milestones.id, p("milestoneId")), visibleTo(anyViewer)))
+    .prepare("settle_start"),
+);
+
+const viewStatements = {
+  milestone: reusable((db) =>
+    db
+      .select()
+      .from(milestones)
+      .where(eq(milestones.id, p("id")))
+      .prepare("view_milestone"),
+  ),
+  deliverables: reusable((db) =>
+    db
+      .select()
+      .from(deliverables)
+      .where(eq(deliverables.milestoneId, p("id")))
+      .orderBy(asc(deliverables.revision))
+      .prepare("view_deliverables"),
+  ),
+  verifications: reusable((db) =>
+    db
+      .select()
+      .from(verifications)
+      .where(eq(verifications.milestoneId, p("id")))
+      .orderBy(asc(verifications.revision))
+      .prepare("view_verifications"),
+  ),
+  appeals: reusable((db) =>
+    db
+      .select()
+      .from(appeals)
+      .where(eq(appeals.milestoneId, p("id")))
+      .prepare("view_appeals"),
+  ),
+  decisions: reusable((db) =>
+    db
+      .select({ decision: decisions, name: users.displayName })
+      .from(decisions)
+      .innerJoin(users, eq(users.id, decisions.deciderId))
+      .where(eq(decisions.milestoneId, p("id")))
+      .prepare("view_decisions"),
+  ),
+};
+
+/**
+ * A milestone the viewer may see, its deal, its settlement (null: none yet) and the brand's
+ * decision on its current revision (null: none). One statement: unique settlement per
+ * milestone, unique decision per milestone revision.
+ */
+export async function findSettleStart(db: DbOrTx, viewer: Viewer, milestoneId: string) {
+  const [row] = await settleStartStatement(db, {
+    milestoneId,
+    viewerId: viewer.id,
+    viewerEmail: viewer.email,
+  });
   return row;
 }
 
@@ -44,24 +101,13 @@ export async function findSettleStart(db: DbOrTx, viewer: Viewer, milestoneId: s
  * name. The five statements are sent together.
  */
 export async function loadMilestoneView(db: DbOrTx, milestoneId: string) {
+  const id = { id: milestoneId };
   const [[milestone], dv, vf, appealRows, decisionRows] = await Promise.all([
-    db.select().from(milestones).where(eq(milestones.id, milestoneId)),
-    db
-      .select()
-      .from(deliverables)
-      .where(eq(deliverables.milestoneId, milestoneId))
-      .orderBy(asc(deliverables.revision)),
-    db
-      .select()
-      .from(verifications)
-      .where(eq(verifications.milestoneId, milestoneId))
-      .orderBy(asc(verifications.revision)),
-    db.select().from(appeals).where(eq(appeals.milestoneId, milestoneId)),
-    db
-      .select({ decision: decisions, name: users.displayName })
-      .from(decisions)
-      .innerJoin(users, eq(users.id, decisions.deciderId))
-      .where(eq(decisions.milestoneId, milestoneId)),
+    viewStatements.milestone(db, id),
+    viewStatements.deliverables(db, id),
+    viewStatements.verifications(db, id),
+    viewStatements.appeals(db, id),
+    viewStatements.decisions(db, id),
   ]);
   return {
     milestone,
@@ -71,6 +117,31 @@ export async function loadMilestoneView(db: DbOrTx, milestoneId: string) {
     decisions: decisionRows,
   };
 }
+
+const linkStatement = reusable((db) =>
+  db
+    .update(settlements)
+    .set({
+      chainTxId: sql`${p("chainTxId")}::uuid`,
+      txHash: sql`${p("txHash")}`,
+      status: "submitted",
+      error: null,
+      updatedAt: sql`${p("now")}::timestamptz`,
+    })
+    .where(
+      and(
+        eq(settlements.id, p("settlementId")),
+        exists(
+          db
+            .select({ id: chainTransactions.id })
+            .from(chainTransactions)
+            .where(eq(chainTransactions.id, p("chainTxId"))),
+        ),
+      ),
+    )
+    .returning({ id: settlements.id })
+    .prepare("link_settlement"),
+);
 
 /**
  * Links a settlement to the chain transaction recorded for its release, in the transaction
@@ -82,26 +153,11 @@ export async function linkSettlement(
   settlementId: string,
   row: { id: string; hash: string | null },
 ): Promise<boolean> {
-  const linked = await tx
-    .update(settlements)
-    .set({
-      chainTxId: row.id,
-      txHash: row.hash,
-      status: "submitted",
-      error: null,
-      updatedAt: new Date(),
-    })
-    .where(
-      and(
-        eq(settlements.id, settlementId),
-        exists(
-          tx
-            .select({ id: chainTransactions.id })
-            .from(chainTransactions)
-            .where(eq(chainTransactions.id, row.id)),
-        ),
-      ),
-    )
-    .returning({ id: settlements.id });
+  const linked = await linkStatement(tx, {
+    settlementId,
+    chainTxId: row.id,
+    txHash: row.hash,
+    now: new Date().toISOString(),
+  });
   return linked.length > 0;
 }

@@ -1,5 +1,6 @@
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
+import { reusable } from "@/db/reusable";
 import {
   type Deliverable,
   deliverables,
@@ -12,15 +13,26 @@ import {
 // and the lease on the milestone row that lets one caller at a time ask the model. Callers
 // reach these through a milestone whose access they have checked.
 
+const verificationStatement = reusable((db) =>
+  db
+    .select()
+    .from(verifications)
+    .where(
+      and(
+        eq(verifications.milestoneId, sql.placeholder("milestoneId")),
+        eq(verifications.revision, sql.placeholder("revision")),
+      ),
+    )
+    .prepare("find_verification"),
+);
+
+/** The verdict on one revision (read on every settle: a `reusable` statement). */
 export async function findVerification(
   db: DbOrTx,
   milestoneId: string,
   revision: number,
 ): Promise<Verification | undefined> {
-  const [row] = await db
-    .select()
-    .from(verifications)
-    .where(and(eq(verifications.milestoneId, milestoneId), eq(verifications.revision, revision)));
+  const [row] = await verificationStatement(db, { milestoneId, revision });
   return row;
 }
 

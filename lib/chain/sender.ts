@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, gte, lt, or, sql } from "drizzle-orm";
 import {
   type Address,
   BaseError,
@@ -11,7 +10,18 @@ import {
 } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import type { Db, Tx } from "@/db/client";
-import { type ChainTransaction, chainTransactions, signerNonces } from "@/db/schema";
+import {
+  findTransaction,
+  heldNonces,
+  insertTransaction,
+  recordOutcome,
+  resyncSignerNonce,
+  setSignerNonce,
+  stalePending,
+  takeSignerNonce,
+  updateTransaction,
+} from "@/db/queries/chain-transactions";
+import type { ChainTransaction } from "@/db/schema";
 import { type ChainConfig, chainConfig, publicClient } from "@/lib/chain/config";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -110,24 +120,10 @@ async function nextNonce(
   from: Address,
   start: number,
 ): Promise<number> {
-  const held = await tx
-    .select({ nonce: chainTransactions.nonce })
-    .from(chainTransactions)
-    .where(
-      and(
-        eq(chainTransactions.chainId, config.chainId),
-        eq(chainTransactions.fromAddress, from),
-        gte(chainTransactions.nonce, start),
-        or(
-          sql`${chainTransactions.status} <> 'failed'`,
-          sql`${chainTransactions.blockNumber} is not null`,
-        ),
-      ),
-    )
-    .orderBy(asc(chainTransactions.nonce));
+  const held = await heldNonces(tx, { chainId: config.chainId, from, start });
   let nonce = start;
-  for (const row of held) {
-    if (row.nonce !== nonce) break;
+  for (const n of held) {
+    if (n !== nonce) break;
     nonce++;
   }
   return nonce;
@@ -152,35 +148,15 @@ async function takeNonce(
   from: Address,
   onChain: number | null,
 ): Promise<number | null> {
-  const where = and(eq(signerNonces.chainId, config.chainId), eq(signerNonces.address, from));
-  if (onChain !== null)
-    await tx
-      .insert(signerNonces)
-      .values({ chainId: config.chainId, address: from, nextNonce: onChain })
-      .onConflictDoNothing();
-  const [row] = await tx
-    .update(signerNonces)
-    .set({
-      nextNonce: onChain === null ? sql`${signerNonces.nextNonce} + 1` : onChain + 1,
-      updatedAt: new Date(),
-    })
-    .where(where)
-    .returning({ nextNonce: signerNonces.nextNonce });
-  return row ? row.nextNonce - 1 : null;
+  return takeSignerNonce(tx, { chainId: config.chainId, from }, onChain);
 }
 
 /** `nonce` is held by a live row: the next free one, written back to the counter. */
 async function skipHeld(tx: Tx, config: ChainConfig, from: Address, nonce: number) {
   const free = await nextNonce(tx, config, from, nonce + 1);
-  await tx
-    .update(signerNonces)
-    .set({ nextNonce: free + 1, updatedAt: new Date() })
-    .where(and(eq(signerNonces.chainId, config.chainId), eq(signerNonces.address, from)));
+  await setSignerNonce(tx, { chainId: config.chainId, from }, free + 1);
   return free;
 }
-
-/** The rows that hold a nonce (the sender-nonce unique index's predicate). */
-const holdsNonce = sql`${sql.identifier("status")} <> 'failed' or ${sql.identifier("block_number")} is not null`;
 
 type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
 let feeCache: { key: string; until: number; fees: Promise<Fees> } | undefined;
@@ -227,15 +203,11 @@ async function resyncNonce(
   row: ChainTransaction,
   onChain: { mined: number; pending: number },
 ): Promise<void> {
-  const where = and(
-    eq(signerNonces.chainId, row.chainId),
-    eq(signerNonces.address, row.fromAddress),
+  await resyncSignerNonce(
+    db,
+    { chainId: row.chainId, from: row.fromAddress },
+    onChain.mined > row.nonce ? { atLeast: onChain.pending } : { atMost: row.nonce },
   );
-  const next =
-    onChain.mined > row.nonce
-      ? sql`greatest(${signerNonces.nextNonce}, ${onChain.pending})`
-      : sql`least(${signerNonces.nextNonce}, ${row.nonce})`;
-  await db.update(signerNonces).set({ nextNonce: next, updatedAt: new Date() }).where(where);
 }
 
 /**
@@ -296,34 +268,22 @@ export async function recordTransaction(
           // The id is chosen here so that a pipelined link can name the row it records.
           const id = randomUUID();
           const hash = keccak256(raw);
-          const insert = tx
-            .insert(chainTransactions)
-            .values({
-              id,
-              chainId: config.chainId,
-              fromAddress: account.address,
-              nonce,
-              toAddress: req.to,
-              data: req.data,
-              valueWei: req.value ?? 0n,
-              rawTx: raw,
-              hash,
-              purpose: req.purpose,
-              status: "pending",
-            })
-            .onConflictDoNothing({
-              target: [
-                chainTransactions.chainId,
-                chainTransactions.fromAddress,
-                chainTransactions.nonce,
-              ],
-              where: holdsNonce,
-            })
-            .returning();
           // Sent together, in this order (the insert's query is started first): the link
-          // sees the row when it was inserted.
-          const inserting = insert.then((rows) => rows);
-          const [[row], linked] = await Promise.all([
+          // sees the row when it was inserted. Nothing is written when a live row of ours
+          // holds the nonce.
+          const inserting = insertTransaction(tx, {
+            id,
+            chainId: config.chainId,
+            fromAddress: account.address,
+            nonce,
+            toAddress: req.to,
+            data: req.data,
+            valueWei: req.value ?? 0n,
+            rawTx: raw,
+            hash,
+            purpose: req.purpose,
+          });
+          const [row, linked] = await Promise.all([
             inserting,
             link && "beside" in link ? link.beside(tx, { id, hash }) : undefined,
           ]);
@@ -364,11 +324,7 @@ async function update(
   id: string,
   set: Partial<ChainTransaction>,
 ): Promise<ChainTransaction> {
-  const [row] = await db
-    .update(chainTransactions)
-    .set({ ...set, updatedAt: new Date() })
-    .where(eq(chainTransactions.id, id))
-    .returning();
+  const row = await updateTransaction(db, id, set);
   if (!row) throw new Error(`chain transaction ${id} vanished`);
   return row;
 }
@@ -383,19 +339,12 @@ const STALE_PENDING_MS = 5_000;
  * waiting behind that gap until it arrives. Same signed bytes: never a second send.
  */
 async function fillNonceGap(db: Db, row: ChainTransaction): Promise<void> {
-  const stuck = await db
-    .select()
-    .from(chainTransactions)
-    .where(
-      and(
-        eq(chainTransactions.chainId, row.chainId),
-        eq(chainTransactions.fromAddress, row.fromAddress),
-        eq(chainTransactions.status, "pending"),
-        lt(chainTransactions.nonce, row.nonce),
-        lt(chainTransactions.createdAt, new Date(Date.now() - STALE_PENDING_MS)),
-      ),
-    )
-    .orderBy(asc(chainTransactions.nonce));
+  const stuck = await stalePending(db, {
+    chainId: row.chainId,
+    from: row.fromAddress,
+    nonce: row.nonce,
+    before: new Date(Date.now() - STALE_PENDING_MS),
+  });
   for (const earlier of stuck) {
     try {
       await broadcast(db, earlier);
@@ -440,7 +389,7 @@ async function settleRejectedBroadcast(
 ): Promise<ChainTransaction> {
   const hash = row.hash as Hex;
   const receipt = await receiptOf(hash);
-  if (receipt) return update(db, row.id, receiptOutcome(receipt));
+  if (receipt) return recordReceipt(db, row.id, receipt);
   if (await nodeKnows(hash))
     return row.status === "pending" ? update(db, row.id, { status: "submitted" }) : row;
   const from = row.fromAddress as Address;
@@ -450,7 +399,7 @@ async function settleRejectedBroadcast(
   ]);
   // Read again after the counts: a transaction mined between the two reads is not lost.
   const late = await receiptOf(hash);
-  if (late) return update(db, row.id, receiptOutcome(late));
+  if (late) return recordReceipt(db, row.id, late);
   if (mined > row.nonce || pending <= row.nonce) {
     forgetFees(); // refused perhaps for its fee: the next transaction reads them afresh
     log.error("transaction not accepted by the node", { id: row.id, purpose: row.purpose, err });
@@ -486,13 +435,19 @@ export async function broadcast(db: Db, row: ChainTransaction): Promise<ChainTra
 }
 
 /** A mined transaction's row state: only `status === "success"` is confirmed. */
-function receiptOutcome(receipt: TransactionReceipt): Partial<ChainTransaction> {
+async function recordReceipt(
+  db: Db,
+  id: string,
+  receipt: TransactionReceipt,
+): Promise<ChainTransaction> {
   const ok = receipt.status === "success";
-  return {
+  const row = await recordOutcome(db, id, {
     status: ok ? "confirmed" : "failed",
     blockNumber: receipt.blockNumber,
     error: ok ? null : "reverted",
-  };
+  });
+  if (!row) throw new Error(`chain transaction ${id} vanished`);
+  return row;
 }
 
 /** The receipt, or null when the node has none; a node that does not answer is a 502. */
@@ -549,7 +504,7 @@ export async function awaitReceipt(
 ): Promise<ChainTransaction> {
   // Not mined at once: perhaps an earlier nonce of ours never reached the node.
   const receipt = await pollReceipt(row.hash as Hex, timeoutMs, () => fillNonceGap(db, row));
-  return receipt ? update(db, row.id, receiptOutcome(receipt)) : row;
+  return receipt ? recordReceipt(db, row.id, receipt) : row;
 }
 
 /**
@@ -572,7 +527,7 @@ export async function broadcastAndAwait(
     return awaitReceipt(db, await settleRejectedBroadcast(db, row, err), timeoutMs);
   }
   const receipt = await receiptOf(row.hash as Hex);
-  if (receipt) return update(db, row.id, receiptOutcome(receipt));
+  if (receipt) return recordReceipt(db, row.id, receipt);
   return awaitReceipt(db, await update(db, row.id, { status: "submitted" }), timeoutMs);
 }
 
@@ -604,13 +559,12 @@ export async function resumeTransaction(
   // cut short — a broadcast the node already has is sorted out by the chain in broadcast.
   if (current.status === "submitted") {
     const receipt = await receiptOf(current.hash as Hex);
-    if (receipt) return update(db, current.id, receiptOutcome(receipt));
+    if (receipt) return recordReceipt(db, current.id, receipt);
   }
   const sent = await broadcast(db, current);
   return awaitReceipt(db, sent, timeoutMs);
 }
 
 export async function getChainTransaction(db: Db, id: string): Promise<ChainTransaction | null> {
-  const [row] = await db.select().from(chainTransactions).where(eq(chainTransactions.id, id));
-  return row ?? null;
+  return findTransaction(db, id);
 }
