@@ -28,13 +28,26 @@ const anyViewer = { id: p("viewerId"), email: p("viewerEmail") } as unknown as V
 
 const settleStartStatement = reusable((db) =>
   db
-    .select({ milestone: milestones, deal: deals, settlement: settlements, decision: decisions })
+    .select({
+      milestone: milestones,
+      deal: deals,
+      settlement: settlements,
+      decision: decisions,
+      verification: verifications,
+    })
     .from(milestones)
     .innerJoin(deals, eq(milestones.dealId, deals.id))
     .leftJoin(settlements, eq(settlements.milestoneId, milestones.id))
     .leftJoin(
       decisions,
       and(eq(decisions.milestoneId, milestones.id), eq(decisions.revision, milestones.revision)),
+    )
+    .leftJoin(
+      verifications,
+      and(
+        eq(verifications.milestoneId, milestones.id),
+        eq(verifications.revision, milestones.revision),
+      ),
     )
     .where(and(eq(milestones.id, p("milestoneId")), visibleTo(anyViewer)))
     .prepare("settle_start"),
@@ -82,9 +95,9 @@ const viewStatements = {
 };
 
 /**
- * A milestone the viewer may see, its deal, its settlement (null: none yet) and the brand's
- * decision on its current revision (null: none). One statement: unique settlement per
- * milestone, unique decision per milestone revision.
+ * A milestone the viewer may see, its deal, its settlement (null: none yet), the brand's
+ * decision and the stored verdict on its current revision (null: none). One statement:
+ * unique settlement per milestone, unique decision and verdict per milestone revision.
  */
 export async function findSettleStart(db: DbOrTx, viewer: Viewer, milestoneId: string) {
   const [row] = await settleStartStatement(db, {

@@ -215,7 +215,8 @@ export async function settleMilestone(
   input: SettleInput,
   opts: { verifier?: VerifierOptions } = {},
 ): Promise<SettleResult> {
-  // The milestone, its deal, its settlement and the decision on its revision: one statement.
+  // The milestone, its deal, its settlement, and the decision and verdict on its revision:
+  // one statement.
   const row = await findSettleStart(db, caller, input.milestoneId);
   if (!row) throw notFound("Milestone");
   const { deal, milestone } = row;
@@ -258,7 +259,13 @@ export async function settleMilestone(
         milestone: await getMilestone(db, caller, milestone.id),
         verdict: decisionVerdictJson(decided),
       };
-    const verification = await verdictForRevision(db, milestone, deal, opts.verifier);
+    const verification = await verdictForRevision(
+      db,
+      milestone,
+      deal,
+      opts.verifier,
+      row.verification,
+    );
     const minScoreBps =
       input.minScore !== undefined ? scoreToBps(input.minScore) : deal.minScoreBps;
     if (!(verification.approved && verification.scoreBps >= minScoreBps)) {

@@ -59,9 +59,12 @@ export async function verdictForRevision(
   milestone: Milestone,
   deal: Deal,
   opts: VerifyOptions = {},
+  /** The stored verdict on this revision when the caller read it along with the milestone. */
+  known?: Verification | null,
 ): Promise<Verification> {
   const revision = milestone.revision;
   if (revision < 1) throw noDeliverable();
+  if (known && known.milestoneId === milestone.id && known.revision === revision) return known;
   const existing = await storedVerdict(db, milestone.id, revision);
   if (existing) return existing;
 
