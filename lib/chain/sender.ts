@@ -9,7 +9,7 @@ import {
   TransactionReceiptNotFoundError,
 } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
-import type { Db, Tx } from "@/db/client";
+import type { Db, DbOrTx, Tx } from "@/db/client";
 import {
   findTransaction,
   heldNonces,
@@ -434,9 +434,12 @@ export async function broadcast(db: Db, row: ChainTransaction): Promise<ChainTra
   return row.status === "pending" ? update(db, row.id, { status: "submitted" }) : row;
 }
 
-/** A mined transaction's row state: only `status === "success"` is confirmed. */
-async function recordReceipt(
-  db: Db,
+/**
+ * Writes a mined transaction's outcome (only `status === "success"` is confirmed), on the
+ * database or in the caller's transaction (see broadcastAndAwait's `confirmIn`).
+ */
+export async function recordReceipt(
+  db: DbOrTx,
   id: string,
   receipt: TransactionReceipt,
 ): Promise<ChainTransaction> {
@@ -513,11 +516,16 @@ export async function awaitReceipt(
  * straight to its outcome in one write. Otherwise it is marked `submitted` first, as
  * `broadcast` does, and the receipt is polled for. A crash before either write leaves it
  * `pending`, which a resume re-broadcasts (same bytes) and the chain sorts out.
+ * `confirmIn`: when the transaction succeeded at once, the caller writes its outcome
+ * (recordReceipt) in its own database transaction with whatever the payment completes,
+ * one round trip less; if that transaction fails, the row stays `pending` and a resume
+ * finds the receipt.
  */
 export async function broadcastAndAwait(
   db: Db,
   row: ChainTransaction,
   timeoutMs = env().TX_RECEIPT_TIMEOUT_SECONDS * 1000,
+  confirmIn?: (receipt: TransactionReceipt) => Promise<ChainTransaction>,
 ): Promise<ChainTransaction> {
   if (!row.rawTx) throw new Error(`chain transaction ${row.id} has no signed bytes`);
   try {
@@ -527,7 +535,10 @@ export async function broadcastAndAwait(
     return awaitReceipt(db, await settleRejectedBroadcast(db, row, err), timeoutMs);
   }
   const receipt = await receiptOf(row.hash as Hex);
-  if (receipt) return recordReceipt(db, row.id, receipt);
+  if (receipt)
+    return confirmIn && receipt.status === "success"
+      ? confirmIn(receipt)
+      : recordReceipt(db, row.id, receipt);
   return awaitReceipt(db, await update(db, row.id, { status: "submitted" }), timeoutMs);
 }
 

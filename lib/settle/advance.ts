@@ -1,5 +1,5 @@
 import type { Hex } from "viem";
-import type { Db } from "@/db/client";
+import type { Db, Tx } from "@/db/client";
 import {
   completeDealIfDone,
   confirmSettlement,
@@ -10,7 +10,7 @@ import {
   releaseSettlementLease,
   takeSettlementLease,
 } from "@/db/queries/settlements";
-import type { Settlement } from "@/db/schema";
+import type { ChainTransaction, Settlement } from "@/db/schema";
 import { gelatoRelayer } from "@/lib/chain/relayer";
 import type { GasEstimate } from "@/lib/chain/sender";
 import {
@@ -18,6 +18,7 @@ import {
   chainUnavailable,
   getChainTransaction,
   pollReceipt,
+  recordReceipt,
   resumeTransaction,
 } from "@/lib/chain/sender";
 import { settlementJson } from "@/lib/deals/serialize";
@@ -49,7 +50,13 @@ const takeLease = (db: Db, id: string) => takeSettlementLease(db, id, leaseSecon
 const releaseLease = releaseSettlementLease;
 
 /** Records the confirmed payment: settlement, milestone and (when all are paid) deal. */
-async function markPaid(db: Db, s: Settlement, txHash: string | null): Promise<Settlement> {
+/** `alongside`: the caller's own write, sent with the payment's (e.g. the transaction's outcome). */
+async function markPaid(
+  db: Db,
+  s: Settlement,
+  txHash: string | null,
+  alongside?: (tx: Tx) => Promise<unknown>,
+): Promise<Settlement> {
   return db.transaction(async (tx) => {
     // A release that pays the creator nothing (an overdue milestone's refund) returned
     // the whole milestone to the brand: it is refunded, not paid.
@@ -64,6 +71,7 @@ async function markPaid(db: Db, s: Settlement, txHash: string | null): Promise<S
       confirmSettlement(tx, s.id, txHash ?? s.txHash),
       markMilestoneSettled(tx, s.milestoneId, refundOnly ? "refunded" : "paid"),
       completeDealIfDone(tx, s.dealId),
+      alongside?.(tx),
     ]);
     // The events, in this order (again one round trip).
     await Promise.all([
@@ -186,7 +194,17 @@ async function sendFresh(db: Db, s: Settlement, known: Known): Promise<Settlemen
     status: "submitted",
     error: null,
   };
-  return finishTransaction(db, linked, await broadcastAndAwait(db, recorded));
+  // Mined and successful at once (a chain that mines on arrival): the transaction's outcome
+  // is written with the payment's bookkeeping, in its transaction.
+  let paidAtOnce: Settlement | undefined;
+  const done = await broadcastAndAwait(db, recorded, undefined, async (receipt) => {
+    let confirmed: ChainTransaction | undefined;
+    paidAtOnce = await markPaid(db, linked, recorded.hash, async (tx) => {
+      confirmed = await recordReceipt(tx, recorded.id, receipt);
+    });
+    return confirmed as ChainTransaction;
+  });
+  return paidAtOnce ?? finishTransaction(db, linked, done);
 }
 
 async function finishTransaction(

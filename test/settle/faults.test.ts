@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { chainTransactions, milestones } from "@/db/schema";
@@ -110,5 +110,70 @@ describe("the chain fails between sending and the receipt", () => {
       .from(chainTransactions)
       .where(eq(chainTransactions.hash, done?.txHash as string));
     expect(txs).toHaveLength(1);
+  });
+});
+
+describe("the payment is mined but its bookkeeping fails", () => {
+  // The release is mined at once (automine), and its outcome is written in the same
+  // database transaction as the settlement's (lib/settle/advance.ts, sendFresh). Here that
+  // transaction fails once: the chain has paid, the database says nothing was confirmed.
+  it("leaves the transaction resumable; reconcile records the payment once, with no second transfer", async () => {
+    const { brand, creator, wallet } = await parties();
+    const { milestoneId } = await submittedMilestone(brand, creator, goodDeliverable);
+    const db = await getDb();
+    await db.execute(
+      sql.raw(`
+        create or replace function milestone_test_refuse_confirm() returns trigger as $$
+        begin
+          if new.status = 'confirmed' and new.milestone_id = '${milestoneId}' then
+            raise exception 'bookkeeping refused (test)';
+          end if;
+          return new;
+        end $$ language plpgsql`),
+    );
+    await db.execute(
+      sql.raw(`create trigger milestone_test_refuse_confirm before update on settlements
+          for each row execute function milestone_test_refuse_confirm()`),
+    );
+    try {
+      const err = await settleMilestone(
+        db,
+        brand.user,
+        { milestoneId, via: "direct" },
+        { verifier: { model: answering(approve) } },
+      ).catch((e) => e);
+      expect(err).toBeInstanceOf(Error);
+    } finally {
+      await db.execute(sql.raw("drop trigger milestone_test_refuse_confirm on settlements"));
+      await db.execute(sql.raw("drop function milestone_test_refuse_confirm()"));
+    }
+    // Paid on-chain, not recorded: the transaction's row is still unconfirmed.
+    expect(await transfersTo(wallet)).toHaveLength(1);
+    const [s] = await settlementRows(milestoneId);
+    expect(s?.status).toBe("submitted");
+    const [tx] = await db
+      .select()
+      .from(chainTransactions)
+      .where(eq(chainTransactions.id, s?.chainTxId as string));
+    expect(tx?.status).not.toBe("confirmed");
+
+    const report = await reconcile(db, { settlementId: s?.id });
+    expect(report.settlements.confirmed).toBe(1);
+    const [done] = await settlementRows(milestoneId);
+    expect(done?.status).toBe("confirmed");
+    expect(done?.txHash).toBe(s?.txHash);
+    const [confirmed] = await db
+      .select()
+      .from(chainTransactions)
+      .where(eq(chainTransactions.id, s?.chainTxId as string));
+    expect(confirmed?.status).toBe("confirmed");
+    // One transfer, the full payout, and settling again pays nothing more.
+    expect(await transfersTo(wallet)).toHaveLength(1);
+    expect(await usdcBalance(wallet)).toBe(46_000_000n);
+    const again = await settleMilestone(db, brand.user, { milestoneId, via: "direct" }).catch(
+      (e) => e,
+    );
+    expect(again.code).toBe("already_settled");
+    expect(await transfersTo(wallet)).toHaveLength(1);
   });
 });
