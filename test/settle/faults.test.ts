@@ -147,7 +147,10 @@ describe("the payment is mined but its bookkeeping fails", () => {
       await db.execute(sql.raw("drop trigger milestone_test_refuse_confirm on settlements"));
       await db.execute(sql.raw("drop function milestone_test_refuse_confirm()"));
     }
-    // Paid on-chain, not recorded: the transaction's row is still unconfirmed.
+    // Paid on-chain, the settlement not recorded. The transaction's own row is `pending` when
+    // the receipt was there at once (its outcome went down with the bookkeeping), or already
+    // `confirmed` when the node answered the send before mining (a busy machine) and the
+    // receipt was polled for and written on its own.
     expect(await transfersTo(wallet)).toHaveLength(1);
     const [s] = await settlementRows(milestoneId);
     expect(s?.status).toBe("submitted");
@@ -155,7 +158,7 @@ describe("the payment is mined but its bookkeeping fails", () => {
       .select()
       .from(chainTransactions)
       .where(eq(chainTransactions.id, s?.chainTxId as string));
-    expect(tx?.status).not.toBe("confirmed");
+    expect(["pending", "confirmed"]).toContain(tx?.status);
 
     const report = await reconcile(db, { settlementId: s?.id });
     expect(report.settlements.confirmed).toBe(1);
