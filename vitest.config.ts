@@ -12,6 +12,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 const standalone = [
   "test/foundation/env.test.ts",
   "test/foundation/http.test.ts",
+  "test/chain/rpc-fetch.test.ts",
   "test/foundation/openapi.test.ts",
   "test/settle/payout.test.ts",
   "test/verify/checks.test.ts",
