@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { DbOrTx } from "./client";
 
 // Statements built once per process instead of on every call.
@@ -14,9 +15,10 @@ import type { DbOrTx } from "./client";
 //
 // This leans on two drizzle internals that are stable across its postgres-js and PGlite
 // drivers: a handle's `session.client` (the driver connection, a transaction's own) and a
-// prepared query's `client` field, which its `execute` uses. test/foundation/reusable.test.ts
-// checks on both drivers that a reused statement runs inside the caller's transaction (it
-// rolls back with it) and outside one; if either internal were missing it throws at once
+// prepared query's `client` field, which its `execute` uses. test/db/reusable.test.ts
+// checks, on the suite's database (PostgreSQL in CI, PGlite without TEST_DATABASE_URL), that
+// a reused statement runs inside the caller's transaction (it rolls back with it) and
+// outside one; if either internal were missing it throws at once
 // rather than running on the wrong connection.
 
 type Executable = { execute(values?: Record<string, unknown>): Promise<unknown> };
@@ -45,3 +47,12 @@ export function reusable<Q extends Executable, V extends Record<string, unknown>
     return bound.execute(values) as ReturnType<Q["execute"]>;
   };
 }
+
+// Placeholders where a reusable statement's values go.
+export const placeholder = sql.placeholder;
+/** A placeholder where `.set()` wants a value (it takes SQL, not a bare placeholder). */
+export const setTo = (name: string) => sql`${placeholder(name)}`;
+/** A timestamp placeholder, given the caller's clock as an ISO string (see `nowIso`). */
+export const timestampAt = (name: string) => sql`${placeholder(name)}::timestamptz`;
+/** The caller's clock for a `timestampAt` placeholder, as updatedAt has always been written. */
+export const nowIso = () => new Date().toISOString();

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { reusable } from "@/db/reusable";
+import { nowIso, placeholder as p, reusable, setTo, timestampAt } from "@/db/reusable";
 import { type ChainTransaction, chainTransactions, signerNonces, type TxStatus } from "@/db/schema";
 
 // Lookups on the sender's transaction log (lib/chain/sender.ts writes it).
@@ -35,11 +35,6 @@ export async function findLatestByPurpose(
 // The sender's own writes (lib/chain/sender.ts): the signer's nonce counter and the
 // transaction log. The statements every send runs are `reusable` (built once per process).
 
-const p = sql.placeholder;
-/** The caller's clock (an ISO string), as updatedAt has always been written. */
-const at = (name: string) => sql`${p(name)}::timestamptz`;
-const nowIso = () => new Date().toISOString();
-
 /** The rows that hold a nonce (the sender-nonce unique index's predicate). */
 const holdsNonce = sql`${sql.identifier("status")} <> 'failed' or ${sql.identifier("block_number")} is not null`;
 
@@ -72,7 +67,7 @@ export async function heldNonces(
 const nextNonceStatement = reusable((db) =>
   db
     .update(signerNonces)
-    .set({ nextNonce: sql`${signerNonces.nextNonce} + 1`, updatedAt: at("now") })
+    .set({ nextNonce: sql`${signerNonces.nextNonce} + 1`, updatedAt: timestampAt("now") })
     .where(and(eq(signerNonces.chainId, p("chainId")), eq(signerNonces.address, p("from"))))
     .returning({ nextNonce: signerNonces.nextNonce })
     .prepare("take_nonce"),
@@ -187,10 +182,10 @@ const outcomeStatement = reusable((db) =>
   db
     .update(chainTransactions)
     .set({
-      status: sql`${p("status")}`,
+      status: setTo("status"),
       blockNumber: sql`${p("blockNumber")}::bigint`,
-      error: sql`${p("error")}`,
-      updatedAt: at("now"),
+      error: setTo("error"),
+      updatedAt: timestampAt("now"),
     })
     .where(eq(chainTransactions.id, p("id")))
     .returning()

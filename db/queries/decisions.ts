@@ -1,5 +1,6 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
+import { placeholder, reusable } from "@/db/reusable";
 import {
   type Appeal,
   appeals,
@@ -36,20 +37,25 @@ export function listVerdictHashes(
     .where(and(eq(verifications.milestoneId, milestoneId), eq(verifications.revision, revision)));
 }
 
+const lockMilestoneStatement = reusable((db) =>
+  db
+    .select()
+    .from(milestones)
+    .where(eq(milestones.id, placeholder("id")))
+    .for("no key update")
+    .prepare("lock_milestone"),
+);
+
 /**
  * The milestone, its row locked FOR NO KEY UPDATE (as every milestone write takes: it still
  * lets the inserts that reference it — events, decisions, appeals — take their key-share
- * locks) until the transaction ends.
+ * locks) until the transaction ends. Every settle takes it: a `reusable` statement.
  */
 export async function lockMilestone(
   tx: DbOrTx,
   milestoneId: string,
 ): Promise<Milestone | undefined> {
-  const [row] = await tx
-    .select()
-    .from(milestones)
-    .where(eq(milestones.id, milestoneId))
-    .for("no key update");
+  const [row] = await lockMilestoneStatement(tx, { id: milestoneId });
   return row;
 }
 
@@ -67,12 +73,27 @@ export async function markAppealDecided(tx: DbOrTx, appealId: string): Promise<v
     .where(and(eq(appeals.id, appealId), eq(appeals.status, "open")));
 }
 
-/** An upheld rejection: a submitted milestone becomes rejected (any other status stays). */
-export async function markMilestoneRejected(tx: DbOrTx, milestoneId: string): Promise<void> {
-  await tx
+/**
+ * A rejection of `revision` (the gate failed, or the brand upheld it): the milestone becomes
+ * rejected if it is still submitted on that revision; false when it has moved on.
+ */
+export async function markMilestoneRejected(
+  tx: DbOrTx,
+  milestoneId: string,
+  revision: number,
+): Promise<boolean> {
+  const changed = await tx
     .update(milestones)
     .set({ status: "rejected", updatedAt: new Date() })
-    .where(and(eq(milestones.id, milestoneId), inArray(milestones.status, ["submitted"])));
+    .where(
+      and(
+        eq(milestones.id, milestoneId),
+        eq(milestones.status, "submitted"),
+        eq(milestones.revision, revision),
+      ),
+    )
+    .returning({ id: milestones.id });
+  return changed.length > 0;
 }
 
 export type NewAppeal = Pick<

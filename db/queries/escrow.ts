@@ -1,5 +1,6 @@
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
+import { placeholder, reusable } from "@/db/reusable";
 import { type Deal, deals, milestones } from "@/db/schema";
 
 // The escrow mirror (lib/escrow/deals.ts): what the chain says about a deal, written back
@@ -11,9 +12,21 @@ export async function getDeal(db: DbOrTx, dealId: string): Promise<Deal | undefi
   return d;
 }
 
-/** The deal, its row locked FOR NO KEY UPDATE (as every deal write takes) until the transaction ends. */
+const lockDealStatement = reusable((db) =>
+  db
+    .select()
+    .from(deals)
+    .where(eq(deals.id, placeholder("id")))
+    .for("no key update")
+    .prepare("lock_deal"),
+);
+
+/**
+ * The deal, its row locked FOR NO KEY UPDATE (as every deal write takes) until the
+ * transaction ends. Every settle takes it twice: a `reusable` statement.
+ */
 export async function lockDeal(tx: DbOrTx, dealId: string): Promise<Deal | undefined> {
-  const [d] = await tx.select().from(deals).where(eq(deals.id, dealId)).for("no key update");
+  const [d] = await lockDealStatement(tx, { id: dealId });
   return d;
 }
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, exists, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { visibleTo } from "@/db/queries/deals";
-import { reusable } from "@/db/reusable";
+import { nowIso, placeholder as p, reusable, setTo, timestampAt } from "@/db/reusable";
 import {
   appeals,
   chainTransactions,
@@ -22,7 +22,6 @@ type Viewer = Parameters<typeof visibleTo>[0];
 
 // These run on every settle: `reusable` statements (built once per process, see
 // db/reusable.ts), with placeholders where the values go.
-const p = sql.placeholder;
 /** visibleTo's condition with the viewer's id and e-mail as placeholders. */
 const anyViewer = { id: p("viewerId"), email: p("viewerEmail") } as unknown as Viewer;
 
@@ -136,10 +135,10 @@ const linkStatement = reusable((db) =>
     .update(settlements)
     .set({
       chainTxId: sql`${p("chainTxId")}::uuid`,
-      txHash: sql`${p("txHash")}`,
+      txHash: setTo("txHash"),
       status: "submitted",
       error: null,
-      updatedAt: sql`${p("now")}::timestamptz`,
+      updatedAt: timestampAt("now"),
     })
     .where(
       and(
@@ -170,7 +169,7 @@ export async function linkSettlement(
     settlementId,
     chainTxId: row.id,
     txHash: row.hash,
-    now: new Date().toISOString(),
+    now: nowIso(),
   });
   return linked.length > 0;
 }

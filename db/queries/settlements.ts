@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lt, notExists, notInArray, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { reusable } from "@/db/reusable";
+import { nowIso, placeholder as p, reusable, setTo, timestampAt } from "@/db/reusable";
 import {
   type Deal,
   deals,
@@ -15,47 +15,8 @@ import {
 // to paid): the statements on the payment path are `reusable` (built once per process),
 // the rest are plain queries.
 
-const p = sql.placeholder;
-
-/** A placeholder where `.set()` wants a value (it takes SQL, not a bare placeholder). */
-const v = (name: string) => sql`${p(name)}`;
-/** The caller's clock (an ISO string), as updatedAt has always been written. */
-const at = (name: string) => sql`${p(name)}::timestamptz`;
-const nowIso = () => new Date().toISOString();
-
 /** A lease that ends `seconds` from the database's now. */
 const leaseFor = (seconds: unknown) => sql`now() + make_interval(secs => ${seconds})`;
-
-const lockDealStatement = reusable((db) =>
-  db
-    .select({ id: deals.id })
-    .from(deals)
-    .where(eq(deals.id, p("dealId")))
-    .for("no key update")
-    .prepare("lock_deal"),
-);
-
-/**
- * The deal's row lock. NO KEY UPDATE: it excludes every other settlement of the deal, but not
- * the key-share locks that inserts referencing the deal take (events, decisions, appeals).
- */
-export async function lockDeal(tx: DbOrTx, dealId: string): Promise<boolean> {
-  return (await lockDealStatement(tx, { dealId })).length > 0;
-}
-
-const lockMilestoneStatement = reusable((db) =>
-  db
-    .select()
-    .from(milestones)
-    .where(eq(milestones.id, p("id")))
-    .for("no key update")
-    .prepare("lock_milestone"),
-);
-
-export async function lockMilestone(tx: DbOrTx, id: string): Promise<Milestone | undefined> {
-  const [row] = await lockMilestoneStatement(tx, { id });
-  return row;
-}
 
 const committedStatement = reusable((db) =>
   db
@@ -119,7 +80,7 @@ export async function insertSettlement(
 const approveStatement = reusable((db) =>
   db
     .update(milestones)
-    .set({ status: "approved", updatedAt: at("now") })
+    .set({ status: "approved", updatedAt: timestampAt("now") })
     .where(
       and(
         eq(milestones.id, p("id")),
@@ -134,32 +95,16 @@ export async function approveMilestone(tx: DbOrTx, id: string): Promise<void> {
   await approveStatement(tx, { id, now: nowIso() });
 }
 
-/** The gate failed on this revision: a submitted milestone is rejected; false if it moved on. */
-export async function rejectMilestone(tx: DbOrTx, id: string, revision: number): Promise<boolean> {
-  const changed = await tx
-    .update(milestones)
-    .set({ status: "rejected", updatedAt: new Date() })
-    .where(
-      and(
-        eq(milestones.id, id),
-        eq(milestones.status, "submitted"),
-        eq(milestones.revision, revision),
-      ),
-    )
-    .returning({ id: milestones.id });
-  return changed.length > 0;
-}
-
 const confirmStatement = reusable((db) =>
   db
     .update(settlements)
     .set({
       status: "confirmed",
-      txHash: v("txHash"),
+      txHash: setTo("txHash"),
       error: null,
       // Nothing is left to do on it: the lease goes with the payment.
       leaseExpiresAt: null,
-      updatedAt: at("now"),
+      updatedAt: timestampAt("now"),
     })
     .where(eq(settlements.id, p("id")))
     .returning()
@@ -178,7 +123,7 @@ export async function confirmSettlement(
 const settleMilestoneStatement = reusable((db) =>
   db
     .update(milestones)
-    .set({ status: v("status"), updatedAt: at("now") })
+    .set({ status: setTo("status"), updatedAt: timestampAt("now") })
     .where(and(eq(milestones.id, p("id")), eq(milestones.status, "approved")))
     .returning({ id: milestones.id })
     .prepare("milestone_settled"),
@@ -196,7 +141,7 @@ export async function markMilestoneSettled(
 const completeStatement = reusable((db) =>
   db
     .update(deals)
-    .set({ status: "completed", updatedAt: at("now") })
+    .set({ status: "completed", updatedAt: timestampAt("now") })
     .where(
       and(
         eq(deals.id, p("dealId")),
@@ -225,14 +170,6 @@ export async function completeDealIfDone(tx: DbOrTx, dealId: string): Promise<bo
 
 export async function findSettlement(db: DbOrTx, id: string): Promise<Settlement | undefined> {
   const [row] = await db.select().from(settlements).where(eq(settlements.id, id));
-  return row;
-}
-
-export async function findSettlementOfMilestone(
-  db: DbOrTx,
-  milestoneId: string,
-): Promise<Settlement | undefined> {
-  const [row] = await db.select().from(settlements).where(eq(settlements.milestoneId, milestoneId));
   return row;
 }
 

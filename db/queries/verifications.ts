@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { reusable } from "@/db/reusable";
+import { placeholder, reusable } from "@/db/reusable";
 import {
   type Deliverable,
   deliverables,
@@ -19,8 +19,8 @@ const verificationStatement = reusable((db) =>
     .from(verifications)
     .where(
       and(
-        eq(verifications.milestoneId, sql.placeholder("milestoneId")),
-        eq(verifications.revision, sql.placeholder("revision")),
+        eq(verifications.milestoneId, placeholder("milestoneId")),
+        eq(verifications.revision, placeholder("revision")),
       ),
     )
     .prepare("find_verification"),

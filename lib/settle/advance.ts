@@ -1,10 +1,10 @@
 import type { Hex } from "viem";
 import type { Db, Tx } from "@/db/client";
+import { lockDeal } from "@/db/queries/escrow";
 import {
   completeDealIfDone,
   confirmSettlement,
   findSettlement,
-  lockDeal,
   markMilestoneSettled,
   markSettlementFailed,
   releaseSettlementLease,
@@ -45,12 +45,10 @@ async function reload(db: Db, id: string): Promise<Settlement> {
   return row;
 }
 
-/** Takes the lease on a settlement, or returns null when someone else holds it. */
-const takeLease = (db: Db, id: string) => takeSettlementLease(db, id, leaseSeconds());
-const releaseLease = releaseSettlementLease;
-
-/** Records the confirmed payment: settlement, milestone and (when all are paid) deal. */
-/** `alongside`: the caller's own write, sent with the payment's (e.g. the transaction's outcome). */
+/**
+ * Records the confirmed payment: settlement, milestone and (when all are paid) deal.
+ * `alongside`: the caller's own write, sent with these (e.g. the transaction's outcome).
+ */
 async function markPaid(
   db: Db,
   s: Settlement,
@@ -265,7 +263,7 @@ export async function advanceSettlement(
   // (reconcile included) can start paying it between the insert and this point.
   const leased = opts.leaseHeld
     ? (opts.created ?? (await reload(db, settlementId)))
-    : await takeLease(db, settlementId);
+    : await takeSettlementLease(db, settlementId, leaseSeconds());
   if (!leased) {
     const current = await reload(db, settlementId);
     if (current.status === "confirmed") return current;
@@ -281,6 +279,7 @@ export async function advanceSettlement(
     return paid;
   } finally {
     // markPaid released it with the payment; any other outcome releases it here.
-    if (paid?.leaseExpiresAt !== null) await releaseLease(db, settlementId).catch(() => {});
+    if (paid?.leaseExpiresAt !== null)
+      await releaseSettlementLease(db, settlementId).catch(() => {});
   }
 }

@@ -189,7 +189,7 @@ export async function decideMilestone(
             "The milestone changed meanwhile (settled or resubmitted); reload it and decide again.",
           );
         await writeDecision(tx, deal, milestone, record, text, hash);
-        await markMilestoneRejected(tx, milestone.id);
+        await markMilestoneRejected(tx, milestone.id, revision);
       });
     } catch (err) {
       if (isUniqueViolation(err, "decisions_milestone_revision_key")) throw alreadyDecided();

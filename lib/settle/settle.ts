@@ -1,15 +1,13 @@
 import { type Address, getAddress } from "viem";
 import type { Db, Tx as DbTx } from "@/db/client";
-import { findSettleStart } from "@/db/queries/settle-view";
 import {
-  approveMilestone,
-  committedUnits,
-  findSettlementOfMilestone,
-  insertSettlement,
-  lockDeal,
+  findMilestoneSettlement,
   lockMilestone,
-  rejectMilestone,
-} from "@/db/queries/settlements";
+  markMilestoneRejected,
+} from "@/db/queries/decisions";
+import { lockDeal } from "@/db/queries/escrow";
+import { findSettleStart } from "@/db/queries/settle-view";
+import { approveMilestone, committedUnits, insertSettlement } from "@/db/queries/settlements";
 import type { Deal, Milestone, Settlement, SettlementVia, Verification } from "@/db/schema";
 import { chainConfig } from "@/lib/chain/config";
 import { relayStatus } from "@/lib/chain/relay";
@@ -57,7 +55,7 @@ function alreadySettled(s: Settlement): AppError {
 /** The gate failed: the milestone is rejected (the creator may submit a new revision). */
 async function reject(db: Db, m: Milestone, v: Verification, actorId: string): Promise<void> {
   await db.transaction(async (tx) => {
-    if (await rejectMilestone(tx, m.id, v.revision))
+    if (await markMilestoneRejected(tx, m.id, v.revision))
       await recordEvent(tx, {
         dealId: m.dealId,
         milestoneId: m.id,
@@ -173,7 +171,7 @@ export async function claim(
 
 /** A concurrent caller claimed first (unique settlement per milestone): say how it stands. */
 export async function claimedMeanwhile(db: Db, milestoneId: string, err: unknown): Promise<never> {
-  const other = await findSettlementOfMilestone(db, milestoneId);
+  const other = await findMilestoneSettlement(db, milestoneId);
   if (!other) throw err;
   if (other.status === "confirmed") throw alreadySettled(other);
   throw new AppError("settlement_in_progress", "This milestone is being settled right now.", {
