@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, ne, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { nowIso, placeholder as p, reusable, setTo, timestampAt } from "@/db/reusable";
 import { type ChainTransaction, chainTransactions, signerNonces, type TxStatus } from "@/db/schema";
@@ -54,10 +54,7 @@ export async function heldNonces(
         eq(chainTransactions.chainId, s.chainId),
         eq(chainTransactions.fromAddress, s.from),
         gte(chainTransactions.nonce, s.start),
-        or(
-          sql`${chainTransactions.status} <> 'failed'`,
-          sql`${chainTransactions.blockNumber} is not null`,
-        ),
+        sql`(${holdsNonce})`,
       ),
     )
     .orderBy(asc(chainTransactions.nonce));

@@ -133,24 +133,6 @@ async function nextNonce(
 const synced = new Set<string>();
 const signerId = (chainId: number, from: Address) => `${chainId}:${from.toLowerCase()}`;
 
-/**
- * Takes the signer's next nonce: one statement that locks its row (held until the caller's
- * transaction commits, so concurrent senders queue here, across processes too) and moves
- * the counter on. `onChain` (the node's pending count) is given when resynchronising: the
- * count starts there. Without it a missing row returns null and the caller reads the node
- * first. The nonce may still be held by a live row of ours (the counter was rewound after
- * a refusal, or the node's count lags behind our own sends): the insert sees that through
- * the sender-nonce unique index and `skipHeld` moves past it.
- */
-async function takeNonce(
-  tx: Tx,
-  config: ChainConfig,
-  from: Address,
-  onChain: number | null,
-): Promise<number | null> {
-  return takeSignerNonce(tx, { chainId: config.chainId, from }, onChain);
-}
-
 /** `nonce` is held by a live row: the next free one, written back to the counter. */
 async function skipHeld(tx: Tx, config: ChainConfig, from: Address, nonce: number) {
   const free = await nextNonce(tx, config, from, nonce + 1);
@@ -261,7 +243,17 @@ export async function recordTransaction(
     let onChain = first;
     for (;;) {
       const recorded = await db.transaction(async (tx) => {
-        let nonce = await takeNonce(tx, config, account.address, onChain);
+        // The signer's row lock, held until commit: concurrent senders queue here, across
+        // processes too. `onChain` (the node's pending count) restarts the counter when
+        // resynchronising; with none, a missing row is null and the node is read first.
+        // The nonce may still be held by a live row of ours (the counter was rewound after
+        // a refusal, or the node's count lags behind our sends): the insert sees that
+        // through the sender-nonce unique index and `skipHeld` moves past it.
+        let nonce = await takeSignerNonce(
+          tx,
+          { chainId: config.chainId, from: account.address },
+          onChain,
+        );
         if (nonce === null) return null;
         for (;;) {
           const raw = await sign(nonce);
