@@ -11,7 +11,9 @@ import { configDefaults, defineConfig } from "vitest/config";
 //   or a throwaway anvil / child processes of their own): no set-up at all.
 const standalone = [
   "test/foundation/env.test.ts",
+  "test/foundation/readme.test.ts",
   "test/foundation/http.test.ts",
+  "test/auth/safe-next.test.ts",
   "test/chain/rpc-fetch.test.ts",
   "test/foundation/openapi.test.ts",
   "test/settle/payout.test.ts",

@@ -41,6 +41,7 @@ async function main() {
     USDC_ADDRESS: d.usdc,
     REPUTATION_REGISTRY_ADDRESS: d.registry,
     ESCROW_ADDRESS: d.escrow,
+    DEPOSIT_FACTORY_ADDRESS: d.depositFactory,
     TREASURY_PRIVATE_KEY: treasuryKey,
     DATA_DIR: mkdtempSync(path.join(tmpdir(), "milestone-bench-")),
     LOG_LEVEL: "error",
@@ -50,7 +51,7 @@ async function main() {
   const { sql } = await import("drizzle-orm");
   const { encodeFunctionData } = await import("viem");
   const { milestoneEscrowAbi, mockUsdcAbi } = await import("@/contracts/artifacts");
-  const { dealKey } = await import("@/lib/escrow/onchain");
+  const { dealKey, dealRef } = await import("@/lib/escrow/onchain");
   const { assignCreatorOnChain, syncFunding, toSeconds } = await import("@/lib/escrow/deals");
   const { escrowCall } = await import("@/lib/escrow/chain");
   const { eq } = await import("drizzle-orm");
@@ -150,7 +151,7 @@ async function main() {
       abi: milestoneEscrowAbi,
       functionName: "fund",
       args: [
-        dealKey(created!.id),
+        dealRef(created!.id),
         config.treasuryAddress!,
         toSeconds(created!.deadlineAt),
         [10_000_000n],
@@ -169,7 +170,7 @@ async function main() {
         revision: 1,
       })
       .returning();
-    const check = await syncFunding(db, created!);
+    const check = await syncFunding(db, created!, { funder: funder.account.address });
     if (check.status !== "funded") throw new Error(`bench deal not funded: ${check.status}`);
     const [taken] = await db
       .update(deals)
@@ -193,7 +194,12 @@ async function main() {
     const [row] = await db.select().from(milestones).where(eq(milestones.id, milestoneId));
     return sendTransaction(db, treasuryKey, {
       to: d.escrow,
-      data: escrowCall.release(row!.dealId, 0, 5_000_000n, `0x${"11".repeat(32)}`),
+      data: escrowCall.release(
+        dealKey(funder.account.address, row!.dealId),
+        0,
+        5_000_000n,
+        `0x${"11".repeat(32)}`,
+      ),
       purpose: "bench:release",
     });
   }

@@ -62,6 +62,7 @@ export async function benchEnvironment() {
     USDC_ADDRESS: d.usdc,
     REPUTATION_REGISTRY_ADDRESS: d.registry,
     ESCROW_ADDRESS: d.escrow,
+    DEPOSIT_FACTORY_ADDRESS: d.depositFactory,
     TREASURY_PRIVATE_KEY: treasuryKey,
     DATA_DIR: mkdtempSync(path.join(tmpdir(), "milestone-bench-")),
     LOG_LEVEL: "error",

@@ -46,7 +46,7 @@ async function main() {
   const { privateKeyToAccount, generatePrivateKey, nonceManager } = await import("viem/accounts");
   const { createWalletClient, http } = await import("viem");
   const { milestoneEscrowAbi, mockUsdcAbi } = await import("@/contracts/artifacts");
-  const { dealKey } = await import("@/lib/escrow/onchain");
+  const { dealRef } = await import("@/lib/escrow/onchain");
   const { assignCreatorOnChain, syncFunding, toSeconds } = await import("@/lib/escrow/deals");
   const { and, eq, isNull, sql } = await import("drizzle-orm");
   const { deals, milestones, deliverables, settlements, verifications } = await import(
@@ -115,7 +115,7 @@ async function main() {
         abi: milestoneEscrowAbi,
         functionName: "fund",
         args: [
-          dealKey(created.id),
+          dealRef(created.id),
           config.treasuryAddress as `0x${string}`,
           toSeconds(created.deadlineAt),
           [10_000_000n],
@@ -135,7 +135,7 @@ async function main() {
       })
       .returning();
     if (!m) throw new Error("no milestone");
-    const check = await syncFunding(db, created);
+    const check = await syncFunding(db, created, { funder: funder.account.address });
     if (check.status !== "funded") throw new Error(`bench deal not funded: ${check.status}`);
     const [taken] = await db
       .update(deals)

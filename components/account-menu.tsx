@@ -7,9 +7,9 @@ import { useSession } from "@/components/session-provider";
 import { dashboardPath, errorMessage, roleLabel } from "@/lib/client/api";
 
 // The header's navigation and account area: the signed-in user's pages (their dashboard
-// first, then inbox, wallet, profile, API keys, and the API docs last), who is signed in and
-// in which role, a role switch (creator ↔ brand) and sign-out. Signed out: the API docs and
-// "Sign in". While the session is being restored it shows a placeholder rather than
+// first, then inbox, wallet, payments, profile, API keys, and the API docs last), who is
+// signed in and in which role, a role switch (creator ↔ brand) and sign-out. Signed out: the
+// API docs and "Sign in". While the session is being restored it shows a placeholder rather than
 // flashing "Sign in".
 
 export function AccountMenu({ inbox, docs }: { inbox: ReactNode; docs: ReactNode }) {
@@ -78,6 +78,7 @@ export function AccountMenu({ inbox, docs }: { inbox: ReactNode; docs: ReactNode
       <Link href={dashboardPath(user.profileType)}>Dashboard</Link>
       {inbox}
       <Link href="/wallet">Wallet</Link>
+      <Link href="/ledger">Payments</Link>
       <Link href="/profile">Profile</Link>
       <Link href="/settings/keys">API keys</Link>
       {docs}

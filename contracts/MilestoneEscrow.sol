@@ -26,8 +26,20 @@ interface IERC3009Receive {
 /// verification service) releases each milestone once: the payout to the creator and the rest
 /// back to the brand. Before a creator is assigned the brand may cancel; after the deadline plus
 /// a grace period anyone may return a still-locked milestone to the brand, so the service can
-/// never keep funds locked. Money leaves only to the deal's creator or the deal's brand: there is
-/// no owner, no admin, no sweep and no upgrade path.
+/// never keep funds locked. Money leaves only to the deal's creator or the deal's refund
+/// recipient (the brand's): there is no owner, no admin, no sweep and no upgrade path.
+///
+/// Deals are keyed by their funder: `dealKey = keccak256(abi.encode(funder, dealRef))`, where
+/// `dealRef` is the caller's own reference for the deal (the app's deal id) and the funder is
+/// msg.sender of fund() or the signer (`from`) of fundWithAuthorization(). Nobody but the funder
+/// can create a deal under that key, so a third party who learns a deal's ref (it is visible in
+/// the brand's pending funding transaction) can neither block the brand's funding nor pose as
+/// its brand: their funding lands under their own key. Every other function takes the key.
+///
+/// Each deal has a refund recipient: everything that is not released to the creator (a
+/// milestone's remainder, a cancel, an expired milestone) goes there. It is the funder, unless
+/// the funder named another address with fundWithRefundAddress (a deal's DepositForwarder names
+/// the brand's refund address, e.g. an exchange deposit address).
 contract MilestoneEscrow is EIP712, ReentrancyGuard {
     using SafeERC20 for IERC20;
 
@@ -43,11 +55,12 @@ contract MilestoneEscrow is EIP712, ReentrancyGuard {
     }
 
     struct Deal {
-        address brand; // zero: the deal does not exist
+        address brand; // the funder, whose key the deal has; zero: the deal does not exist
         uint64 deadline;
         bool cancelled;
         address evaluator;
         address creator; // zero until assigned
+        address refundTo; // where money that is not released goes back
         uint256 funded;
         uint256 released; // paid to the creator
         uint256 refunded; // returned to the brand
@@ -59,45 +72,50 @@ contract MilestoneEscrow is EIP712, ReentrancyGuard {
     /// Bounds the loop in cancel() so it always fits in a block.
     uint256 public constant MAX_MILESTONES = 50;
     bytes32 public constant RELEASE_TYPEHASH =
-        keccak256("Release(bytes32 dealId,uint256 index,uint256 payout,bytes32 verdictHash,uint256 deadline)");
+        keccak256("Release(bytes32 dealKey,uint256 index,uint256 payout,bytes32 verdictHash,uint256 deadline)");
 
     IERC20 public immutable usdc;
 
+    /// By deal key (see dealKey): a deal is reachable only under its funder's key.
     mapping(bytes32 => Deal) private _deals;
 
+    /// `brand` is the funder; `dealKey == dealKey(brand, dealRef)`.
     event Funded(
-        bytes32 indexed dealId,
+        bytes32 indexed dealKey,
         address indexed brand,
-        address indexed evaluator,
+        bytes32 indexed dealRef,
+        address evaluator,
         uint64 deadline,
         uint256 total,
         uint256 milestoneCount
     );
-    event CreatorAssigned(bytes32 indexed dealId, address indexed creator);
+    /// Emitted with every Funded: where the deal's unreleased money goes back.
+    event RefundRecipientSet(bytes32 indexed dealKey, address indexed refundTo);
+    event CreatorAssigned(bytes32 indexed dealKey, address indexed creator);
     event Released(
-        bytes32 indexed dealId,
+        bytes32 indexed dealKey,
         uint256 indexed index,
         address indexed creator,
         uint256 payout,
         uint256 refund,
         bytes32 verdictHash
     );
-    event Refunded(bytes32 indexed dealId, uint256 indexed index, uint256 amount);
-    event Cancelled(bytes32 indexed dealId, uint256 refunded);
+    event Refunded(bytes32 indexed dealKey, uint256 indexed index, uint256 amount);
+    event Cancelled(bytes32 indexed dealKey, uint256 refunded);
 
-    error DealExists(bytes32 dealId);
-    error DealNotFound(bytes32 dealId);
+    error DealExists(bytes32 dealKey);
+    error DealNotFound(bytes32 dealKey);
     error ZeroAddress();
     error InvalidMilestoneCount(uint256 count);
     error ZeroAmount(uint256 index);
     error DeadlineNotInFuture(uint64 deadline);
     error NotEvaluator(address caller);
     error NotBrand(address caller);
-    error CreatorAlreadyAssigned(bytes32 dealId);
-    error CreatorNotAssigned(bytes32 dealId);
-    error DealIsCancelled(bytes32 dealId);
-    error InvalidMilestone(bytes32 dealId, uint256 index);
-    error MilestoneNotLocked(bytes32 dealId, uint256 index, MilestoneState state);
+    error CreatorAlreadyAssigned(bytes32 dealKey);
+    error CreatorNotAssigned(bytes32 dealKey);
+    error DealIsCancelled(bytes32 dealKey);
+    error InvalidMilestone(bytes32 dealKey, uint256 index);
+    error MilestoneNotLocked(bytes32 dealKey, uint256 index, MilestoneState state);
     error PayoutExceedsAmount(uint256 payout, uint256 amount);
     error ReleaseWindowClosed(uint256 closedAt);
     error ZeroVerdictHash();
@@ -112,20 +130,38 @@ contract MilestoneEscrow is EIP712, ReentrancyGuard {
 
     // ---- funding ---------------------------------------------------------------------------
 
-    /// Funds a deal from msg.sender (the brand), who must have approved the total.
-    function fund(bytes32 dealId, address evaluator, uint64 deadline, uint256[] calldata amounts)
+    /// Funds the deal `dealRef` of msg.sender (the brand), who must have approved the total. The
+    /// deal is stored under dealKey(msg.sender, dealRef).
+    function fund(bytes32 dealRef, address evaluator, uint64 deadline, uint256[] calldata amounts)
         external
         nonReentrant
     {
-        uint256 total = _record(dealId, msg.sender, evaluator, deadline, amounts);
+        uint256 total = _record(dealRef, msg.sender, evaluator, deadline, amounts);
+        _setRefundRecipient(dealRef, msg.sender, msg.sender);
         usdc.safeTransferFrom(msg.sender, address(this), total);
     }
 
-    /// Gasless funding: anyone submits the brand's EIP-3009 ReceiveWithAuthorization. Its nonce
-    /// is derived here from the deal's terms, so a submitter who changes the evaluator, deadline
-    /// or split makes the token reject the signature.
+    /// Like fund, naming where the deal's unreleased money goes back (`refundTo`) instead of
+    /// msg.sender. The deal is still keyed and cancellable by msg.sender, the funder.
+    function fundWithRefundAddress(
+        bytes32 dealRef,
+        address evaluator,
+        uint64 deadline,
+        uint256[] calldata amounts,
+        address refundTo
+    ) external nonReentrant {
+        if (refundTo == address(0)) revert ZeroAddress();
+        uint256 total = _record(dealRef, msg.sender, evaluator, deadline, amounts);
+        _setRefundRecipient(dealRef, msg.sender, refundTo);
+        usdc.safeTransferFrom(msg.sender, address(this), total);
+    }
+
+    /// Gasless funding: anyone submits the brand's EIP-3009 ReceiveWithAuthorization. The deal is
+    /// stored under dealKey(brand, dealRef): the signer's key, never the submitter's. Its nonce
+    /// is derived here from the deal's ref and terms, so a submitter who changes the ref,
+    /// evaluator, deadline or split makes the token reject the signature.
     function fundWithAuthorization(
-        bytes32 dealId,
+        bytes32 dealRef,
         address brand,
         address evaluator,
         uint64 deadline,
@@ -135,8 +171,9 @@ contract MilestoneEscrow is EIP712, ReentrancyGuard {
         bytes calldata signature
     ) external nonReentrant {
         if (brand == address(0)) revert ZeroAddress();
-        uint256 total = _record(dealId, brand, evaluator, deadline, amounts);
-        bytes32 nonce = fundingNonce(dealId, brand, evaluator, deadline, amounts);
+        uint256 total = _record(dealRef, brand, evaluator, deadline, amounts);
+        _setRefundRecipient(dealRef, brand, brand);
+        bytes32 nonce = fundingNonce(dealRef, brand, evaluator, deadline, amounts);
         // receiveWithAuthorization (not transfer…) because only the payee may submit it, so
         // nobody can spend the authorization outside this call.
         IERC3009Receive(address(usdc)).receiveWithAuthorization(
@@ -144,10 +181,11 @@ contract MilestoneEscrow is EIP712, ReentrancyGuard {
         );
     }
 
-    /// The EIP-3009 nonce a brand signs to fund `dealId` with these terms through
-    /// fundWithAuthorization. Binds chain and contract too, so it cannot be used elsewhere.
+    /// The EIP-3009 nonce a brand signs to fund its deal `dealRef` with these terms through
+    /// fundWithAuthorization. Binds chain and contract too, so it cannot be used elsewhere; it
+    /// binds the brand (the signer, whose key the deal gets) together with the ref.
     function fundingNonce(
-        bytes32 dealId,
+        bytes32 dealRef,
         address brand,
         address evaluator,
         uint64 deadline,
@@ -155,60 +193,66 @@ contract MilestoneEscrow is EIP712, ReentrancyGuard {
     ) public view returns (bytes32) {
         return keccak256(
             abi.encode(
-                block.chainid, address(this), dealId, brand, evaluator, deadline, keccak256(abi.encodePacked(amounts))
+                block.chainid, address(this), dealRef, brand, evaluator, deadline, keccak256(abi.encodePacked(amounts))
             )
         );
+    }
+
+    /// The key under which `funder`'s deal `dealRef` is stored (and which every other function
+    /// and every event uses).
+    function dealKey(address funder, bytes32 dealRef) public pure returns (bytes32) {
+        return keccak256(abi.encode(funder, dealRef));
     }
 
     // ---- assignment ------------------------------------------------------------------------
 
     /// Records the creator who took the deal; from then on the brand can no longer cancel.
-    function assignCreator(bytes32 dealId, address creator) external nonReentrant {
-        Deal storage d = _existing(dealId);
+    function assignCreator(bytes32 key, address creator) external nonReentrant {
+        Deal storage d = _existing(key);
         if (msg.sender != d.evaluator) revert NotEvaluator(msg.sender);
-        if (d.cancelled) revert DealIsCancelled(dealId);
-        if (d.creator != address(0)) revert CreatorAlreadyAssigned(dealId);
+        if (d.cancelled) revert DealIsCancelled(key);
+        if (d.creator != address(0)) revert CreatorAlreadyAssigned(key);
         if (creator == address(0)) revert ZeroAddress();
         d.creator = creator;
-        emit CreatorAssigned(dealId, creator);
+        emit CreatorAssigned(key, creator);
     }
 
     // ---- release ---------------------------------------------------------------------------
 
     /// Settles milestone `index`: `payout` to the creator, the rest of its amount to the brand.
-    function release(bytes32 dealId, uint256 index, uint256 payout, bytes32 verdictHash) external nonReentrant {
-        Deal storage d = _existing(dealId);
+    function release(bytes32 key, uint256 index, uint256 payout, bytes32 verdictHash) external nonReentrant {
+        Deal storage d = _existing(key);
         if (msg.sender != d.evaluator) revert NotEvaluator(msg.sender);
-        _release(dealId, d, index, payout, verdictHash);
+        _release(key, d, index, payout, verdictHash);
     }
 
     /// Like release, submitted by anyone with the evaluator's EIP-712 signature. A signature can
     /// be used at most once in effect: the milestone leaves Locked on the first use.
     function releaseWithSig(
-        bytes32 dealId,
+        bytes32 key,
         uint256 index,
         uint256 payout,
         bytes32 verdictHash,
         uint256 sigDeadline,
         bytes calldata signature
     ) external nonReentrant {
-        Deal storage d = _existing(dealId);
+        Deal storage d = _existing(key);
         if (block.timestamp > sigDeadline) revert SignatureExpired(sigDeadline);
         bytes32 digest =
-            _hashTypedDataV4(keccak256(abi.encode(RELEASE_TYPEHASH, dealId, index, payout, verdictHash, sigDeadline)));
+            _hashTypedDataV4(keccak256(abi.encode(RELEASE_TYPEHASH, key, index, payout, verdictHash, sigDeadline)));
         // SignatureChecker: an evaluator may also be a contract wallet (ERC-1271).
         if (!SignatureChecker.isValidSignatureNow(d.evaluator, digest, signature)) revert InvalidSignature();
-        _release(dealId, d, index, payout, verdictHash);
+        _release(key, d, index, payout, verdictHash);
     }
 
     // ---- refunds ---------------------------------------------------------------------------
 
     /// The brand withdraws a deal nobody has taken yet: every locked milestone comes back.
-    function cancel(bytes32 dealId) external nonReentrant {
-        Deal storage d = _existing(dealId);
+    function cancel(bytes32 key) external nonReentrant {
+        Deal storage d = _existing(key);
         if (msg.sender != d.brand) revert NotBrand(msg.sender);
-        if (d.cancelled) revert DealIsCancelled(dealId);
-        if (d.creator != address(0)) revert CreatorAlreadyAssigned(dealId);
+        if (d.cancelled) revert DealIsCancelled(key);
+        if (d.creator != address(0)) revert CreatorAlreadyAssigned(key);
 
         d.cancelled = true;
         uint256 total;
@@ -219,32 +263,32 @@ contract MilestoneEscrow is EIP712, ReentrancyGuard {
             if (m.state != MilestoneState.Locked) continue;
             m.state = MilestoneState.Refunded;
             total += m.amount;
-            emit Refunded(dealId, i, m.amount);
+            emit Refunded(key, i, m.amount);
         }
         d.refunded += total;
-        emit Cancelled(dealId, total);
-        if (total > 0) usdc.safeTransfer(d.brand, total);
+        emit Cancelled(key, total);
+        if (total > 0) usdc.safeTransfer(_refundTo(d), total);
     }
 
     /// After deadline + GRACE_PERIOD anyone may return a locked milestone to the brand: the money
     /// can only go there, so no permission is needed, and the service cannot block it.
-    function refundExpired(bytes32 dealId, uint256 index) external nonReentrant {
-        Deal storage d = _existing(dealId);
-        Milestone storage m = _milestone(dealId, d, index);
-        if (m.state != MilestoneState.Locked) revert MilestoneNotLocked(dealId, index, m.state);
+    function refundExpired(bytes32 key, uint256 index) external nonReentrant {
+        Deal storage d = _existing(key);
+        Milestone storage m = _milestone(key, d, index);
+        if (m.state != MilestoneState.Locked) revert MilestoneNotLocked(key, index, m.state);
         uint256 availableAfter = uint256(d.deadline) + GRACE_PERIOD;
         if (block.timestamp <= availableAfter) revert RefundNotYetAvailable(availableAfter);
 
         m.state = MilestoneState.Refunded;
         d.refunded += m.amount;
-        emit Refunded(dealId, index, m.amount);
-        usdc.safeTransfer(d.brand, m.amount);
+        emit Refunded(key, index, m.amount);
+        usdc.safeTransfer(_refundTo(d), m.amount);
     }
 
     // ---- views -----------------------------------------------------------------------------
 
     /// All zero for an unknown deal (brand == address(0)).
-    function getDeal(bytes32 dealId)
+    function getDeal(bytes32 key)
         external
         view
         returns (
@@ -260,7 +304,7 @@ contract MilestoneEscrow is EIP712, ReentrancyGuard {
             uint256 milestoneCount
         )
     {
-        Deal storage d = _deals[dealId];
+        Deal storage d = _deals[key];
         return (
             d.brand,
             d.evaluator,
@@ -275,13 +319,18 @@ contract MilestoneEscrow is EIP712, ReentrancyGuard {
         );
     }
 
-    function getMilestone(bytes32 dealId, uint256 index)
+    /// Where the deal's unreleased money goes back (zero for an unknown deal).
+    function refundRecipient(bytes32 key) external view returns (address) {
+        return _deals[key].refundTo;
+    }
+
+    function getMilestone(bytes32 key, uint256 index)
         external
         view
         returns (uint256 amount, MilestoneState state)
     {
-        Deal storage d = _existing(dealId);
-        Milestone storage m = _milestone(dealId, d, index);
+        Deal storage d = _existing(key);
+        Milestone storage m = _milestone(key, d, index);
         return (m.amount, m.state);
     }
 
@@ -292,13 +341,15 @@ contract MilestoneEscrow is EIP712, ReentrancyGuard {
 
     // ---- internals -------------------------------------------------------------------------
 
-    /// Validates and stores a new deal (effects before the caller pulls the funds).
-    function _record(bytes32 dealId, address brand, address evaluator, uint64 deadline, uint256[] calldata amounts)
+    /// Validates and stores `brand`'s new deal `dealRef` under its key (effects before the
+    /// caller pulls the funds).
+    function _record(bytes32 dealRef, address brand, address evaluator, uint64 deadline, uint256[] calldata amounts)
         private
         returns (uint256 total)
     {
-        Deal storage d = _deals[dealId];
-        if (d.brand != address(0)) revert DealExists(dealId);
+        bytes32 key = dealKey(brand, dealRef);
+        Deal storage d = _deals[key];
+        if (d.brand != address(0)) revert DealExists(key);
         if (evaluator == address(0)) revert ZeroAddress();
         uint256 count = amounts.length;
         if (count == 0 || count > MAX_MILESTONES) revert InvalidMilestoneCount(count);
@@ -314,14 +365,21 @@ contract MilestoneEscrow is EIP712, ReentrancyGuard {
             d.milestones.push(Milestone({amount: amount, state: MilestoneState.Locked}));
         }
         d.funded = total;
-        emit Funded(dealId, brand, evaluator, deadline, total, count);
+        emit Funded(key, brand, dealRef, evaluator, deadline, total, count);
     }
 
-    function _release(bytes32 dealId, Deal storage d, uint256 index, uint256 payout, bytes32 verdictHash) private {
+    /// Records where the new deal of `funder` under `dealRef` sends its unreleased money.
+    function _setRefundRecipient(bytes32 dealRef, address funder, address refundTo) private {
+        bytes32 key = dealKey(funder, dealRef);
+        _deals[key].refundTo = refundTo;
+        emit RefundRecipientSet(key, refundTo);
+    }
+
+    function _release(bytes32 key, Deal storage d, uint256 index, uint256 payout, bytes32 verdictHash) private {
         address creator = d.creator;
-        if (creator == address(0)) revert CreatorNotAssigned(dealId);
-        Milestone storage m = _milestone(dealId, d, index);
-        if (m.state != MilestoneState.Locked) revert MilestoneNotLocked(dealId, index, m.state);
+        if (creator == address(0)) revert CreatorNotAssigned(key);
+        Milestone storage m = _milestone(key, d, index);
+        if (m.state != MilestoneState.Locked) revert MilestoneNotLocked(key, index, m.state);
         uint256 amount = m.amount;
         if (payout > amount) revert PayoutExceedsAmount(payout, amount);
         uint256 closedAt = uint256(d.deadline) + GRACE_PERIOD;
@@ -332,18 +390,24 @@ contract MilestoneEscrow is EIP712, ReentrancyGuard {
         m.state = MilestoneState.Released;
         d.released += payout;
         d.refunded += refund;
-        emit Released(dealId, index, creator, payout, refund, verdictHash);
+        emit Released(key, index, creator, payout, refund, verdictHash);
         if (payout > 0) usdc.safeTransfer(creator, payout);
-        if (refund > 0) usdc.safeTransfer(d.brand, refund);
+        if (refund > 0) usdc.safeTransfer(_refundTo(d), refund);
     }
 
-    function _existing(bytes32 dealId) private view returns (Deal storage d) {
-        d = _deals[dealId];
-        if (d.brand == address(0)) revert DealNotFound(dealId);
+    /// Where money that is not released goes back: the deal's refund recipient (the funder
+    /// unless it named another at funding); the key stays the funder's.
+    function _refundTo(Deal storage d) private view returns (address) {
+        return d.refundTo;
     }
 
-    function _milestone(bytes32 dealId, Deal storage d, uint256 index) private view returns (Milestone storage) {
-        if (index >= d.milestones.length) revert InvalidMilestone(dealId, index);
+    function _existing(bytes32 key) private view returns (Deal storage d) {
+        d = _deals[key];
+        if (d.brand == address(0)) revert DealNotFound(key);
+    }
+
+    function _milestone(bytes32 key, Deal storage d, uint256 index) private view returns (Milestone storage) {
+        if (index >= d.milestones.length) revert InvalidMilestone(key, index);
         return d.milestones[index];
     }
 }

@@ -126,6 +126,14 @@ export const deals = pgTable(
     /** The block of the funding: where log scans for this deal's escrow events start. */
     fundedBlock: units("funded_block"),
     fundedAt: timestamp("funded_at", { withTimezone: true }),
+    /**
+     * A funding the service relays is in flight until then (lib/deals/funding.ts): set in
+     * the statement that finds the deal unfunded, cleared when the funding resolves; a cancel
+     * meanwhile answers 409 funding_in_progress. A crashed request's hold just runs out.
+     */
+    fundingHeldUntil: timestamp("funding_held_until", { withTimezone: true }),
+    /** The attempts holding it (one id per request); the hold ends with the last one. */
+    fundingAttempts: uuid("funding_attempts").array().notNull().default(sql`'{}'::uuid[]`),
     /** The creator's payout address as recorded on-chain when they took the deal. */
     creatorWallet: text("creator_wallet"),
     /** The evaluator's assignCreator transaction (see lib/escrow). */
@@ -192,6 +200,8 @@ export const milestones = pgTable(
      * first calls make one model call without a transaction held across it.
      */
     verifyLeaseExpiresAt: timestamp("verify_lease_expires_at", { withTimezone: true }),
+    /** Who holds the verifier lease: only that caller may release it. */
+    verifyLeaseOwner: uuid("verify_lease_owner"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -260,6 +270,36 @@ export const evidence = pgTable(
   (t) => [uniqueIndex("evidence_milestone_revision_key").on(t.milestoneId, t.revision)],
 );
 
+/**
+ * One post, one payment: a post (its normalised URL, its canonical URL once fetched, its
+ * evidence's content hash; lib/deals/post-identity.ts) is the evidence of one milestone at
+ * a time. Claimed with the deliverable, in its transaction; claimed again with the
+ * settlement that pays it (`settledAt`), after which it is never released. An unsettled
+ * claim is free for another milestone once its own is rejected or refunded, its deal
+ * cancelled or expired, or it moved on to another revision (lib/deals/evidence-claims.ts).
+ */
+export const evidenceClaims = pgTable(
+  "evidence_claims",
+  {
+    kind: text("kind").$type<"url" | "content">().notNull(),
+    key: text("key").notNull(),
+    milestoneId: uuid("milestone_id")
+      .notNull()
+      .references(() => milestones.id, { onDelete: "cascade" }),
+    /** The milestone's revision that claimed it last. */
+    revision: integer("revision").notNull(),
+    /** When a settlement paying the milestone on it was created: from then on it is held for good. */
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+    claimedAt: timestamp("claimed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.kind, t.key] }),
+    index("evidence_claims_milestone_idx").on(t.milestoneId),
+    check("evidence_claims_kind_check", sql`${t.kind} in ('url', 'content')`),
+  ],
+);
+export type EvidenceClaim = typeof evidenceClaims.$inferSelect;
+
 /** A creator's handle on a platform: a post's author must match it (lib/verify/evidence). */
 export const creatorHandles = pgTable(
   "creator_handles",
@@ -269,12 +309,22 @@ export const creatorHandles = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     platform: text("platform").notNull(),
     handle: text("handle").notNull(),
+    /** When the creator proved they own the handle; null: declared only, its posts do not count. */
+    verifiedAt: timestamp("verified_at", { withTimezone: true }),
+    /** The one-time code to place in a post (or bio) by the handle; null once verified. */
+    verificationCode: text("verification_code"),
+    verificationExpiresAt: timestamp("verification_expires_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.platform] }),
-    // One account per handle and platform: two creators cannot both claim the same posts.
-    uniqueIndex("creator_handles_platform_handle_key").on(t.platform, t.handle),
+    // One account per verified handle and platform: two creators cannot both claim the same
+    // posts. Unverified claims may coexist (a squatter cannot lock the owner out), except on
+    // the sandbox, where the first to declare a handle holds it.
+    uniqueIndex("creator_handles_verified_key")
+      .on(t.platform, t.handle)
+      .where(sql`${t.verifiedAt} is not null`),
+    uniqueIndex("creator_handles_sandbox_key").on(t.handle).where(sql`${t.platform} = 'sandbox'`),
   ],
 );
 
@@ -424,6 +474,58 @@ export const chainTransactions = pgTable(
   ],
 );
 
+export const depositStatuses = ["awaiting", "underpaid", "funded", "returned"] as const;
+export type DepositStatus = (typeof depositStatuses)[number];
+
+/**
+ * A deal's deposit address (lib/escrow/deposit.ts): the DepositForwarder clone whose
+ * CREATE2 address binds the deal's ref, its funding terms and the brand's refund address
+ * (`args`, the clone's abi-encoded arguments, kept so the forwarder can be deployed, swept or
+ * refunded even after the deal's terms change). The watcher (reconcile) reads its USDC balance
+ * and records what it saw (`receivedUnits`, `status`); the sweep and refund transactions are
+ * claimed here (compare-and-set on the previous id), so each is sent once.
+ */
+export const dealDeposits = pgTable(
+  "deal_deposits",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    dealId: uuid("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    chainId: integer("chain_id").notNull(),
+    /** The forwarder's address (EIP-55). */
+    address: text("address").notNull(),
+    /** Where anything not released goes back (EIP-55). */
+    refundAddress: text("refund_address").notNull(),
+    /** The forwarder's clone arguments: abi.encode(DepositTerms), hex. */
+    args: text("args").notNull(),
+    /** The balance last seen at the address (or swept / returned from it). */
+    receivedUnits: units("received_units").notNull().default(sql`0`),
+    status: text("status").$type<DepositStatus>().notNull().default("awaiting"),
+    sweepTxId: uuid("sweep_tx_id").references(() => chainTransactions.id),
+    refundTxId: uuid("refund_tx_id").references(() => chainTransactions.id),
+    /**
+     * When a newer address replaced this one (a new refund address, new terms). Every address
+     * ever handed out stays: the watcher returns what a replaced one receives until the deal's
+     * deadline plus the grace period. At most one current (null) row per deal.
+     */
+    supersededAt: timestamp("superseded_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("deal_deposits_current_key").on(t.dealId).where(sql`${t.supersededAt} is null`),
+    index("deal_deposits_deal_idx").on(t.dealId),
+    index("deal_deposits_status_updated_idx").on(t.status, t.updatedAt),
+    check(
+      "deal_deposits_status_check",
+      sql`${t.status} in ('awaiting', 'underpaid', 'funded', 'returned')`,
+    ),
+  ],
+);
+
+export type DealDeposit = typeof dealDeposits.$inferSelect;
+
 /**
  * The next nonce of each signer, allocated under the row's lock without any network call;
  * resynchronised from the chain at start and after a refusal (lib/chain/sender.ts).
@@ -478,6 +580,8 @@ export const settlements = pgTable(
     relayTaskId: text("relay_task_id"),
     /** Whoever advances the settlement holds this lease; others get settlement_in_progress. */
     leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
+    /** Who holds the lease: a caller whose lease ran out cannot release its successor's. */
+    leaseOwner: uuid("lease_owner"),
     reputationTxHash: text("reputation_tx_hash"),
     error: text("error"),
     createdAt: createdAt(),
@@ -536,6 +640,8 @@ export const dealEventTypes = [
   "decided",
   "overdue",
   "review_window_elapsed",
+  "deposit.received",
+  "funding.returned",
 ] as const;
 export type DealEventType = (typeof dealEventTypes)[number];
 
@@ -621,7 +727,8 @@ export const emailOutbox = pgTable(
   ],
 );
 
-export const apiKeyScopes = ["read", "write", "settle"] as const;
+/** What an API key may do; each route declares the one it needs (lib/http.ts route({ scope })). */
+export const apiKeyScopes = ["read", "write", "settle", "webhooks"] as const;
 export type ApiKeyScope = (typeof apiKeyScopes)[number];
 
 /** Third-party API keys: shown once, stored only as a SHA-256 hash (lib/auth/api-keys.ts). */
@@ -716,6 +823,11 @@ export const idempotencyKeys = pgTable(
     requestHash: text("request_hash").notNull(),
     statusCode: integer("status_code"),
     response: jsonb("response"),
+    /**
+     * This claim of the key: an expired key is claimed anew (a new id), and a request whose
+     * claim was taken over can neither record nor release its successor's.
+     */
+    claimId: uuid("claim_id").notNull().defaultRandom(),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
@@ -753,3 +865,40 @@ export type EmailOutboxRow = typeof emailOutbox.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
+
+/**
+ * Money a user sent out of their embedded wallet (POST /api/wallet/withdrawals): a USDC
+ * TransferWithAuthorization the wallet signed (lib/wallet/signer.ts) and the service's
+ * relayer submitted. Its state is its transaction's (chain_transactions: pending, submitted,
+ * confirmed, failed), which reconcile finishes like every other send.
+ */
+export const withdrawals = pgTable(
+  "withdrawals",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    chainId: integer("chain_id").notNull(),
+    /** The embedded wallet the money leaves (EIP-55). */
+    fromAddress: text("from_address").notNull(),
+    /** Where it goes (EIP-55): an exchange deposit address, another wallet. */
+    toAddress: text("to_address").notNull(),
+    amountUnits: units("amount_units").notNull(),
+    /** The EIP-3009 authorization's nonce (bytes32 hex) and expiry (unix seconds). */
+    authorizationNonce: text("authorization_nonce").notNull(),
+    validBefore: units("valid_before").notNull(),
+    chainTxId: uuid("chain_tx_id")
+      .notNull()
+      .references(() => chainTransactions.id),
+    txHash: text("tx_hash").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("withdrawals_user_created_idx").on(t.userId, t.createdAt),
+    index("withdrawals_chain_from_idx").on(t.chainId, sql`lower(${t.fromAddress})`),
+    uniqueIndex("withdrawals_chain_tx_key").on(t.chainTxId),
+  ],
+);
+
+export type Withdrawal = typeof withdrawals.$inferSelect;

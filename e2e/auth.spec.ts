@@ -56,3 +56,30 @@ test("the sign-in hook reports the API's error code for a bad identity token", a
   });
   expect(code).toBe("invalid_token");
 });
+
+test("signing in never follows ?next= off the app's origin", async ({ page, baseURL }) => {
+  const origin = new URL(baseURL ?? "http://127.0.0.1").origin;
+  // The forms that got past the old check in Chromium, and their relatives (as sent on the wire).
+  const hostile = [
+    "/%5Cevil.example/x",
+    "/%09/evil.example/x",
+    "//evil.example/x",
+    "/.//evil.example",
+  ];
+  for (const [i, next] of hostile.entries()) {
+    await page.context().clearCookies();
+    await page.goto(`/sign-in?next=${next}`);
+    await page.getByLabel("E-mail").fill(`e2e-next-${i}-${Date.now()}@example.test`);
+    await page.getByLabel("Creator").check();
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/creator$/);
+    expect(new URL(page.url()).origin).toBe(origin);
+  }
+  // A same-origin path is still honoured.
+  await page.context().clearCookies();
+  await page.goto(`/sign-in?next=${encodeURIComponent("/docs")}`);
+  await page.getByLabel("E-mail").fill(`e2e-next-ok-${Date.now()}@example.test`);
+  await page.getByLabel("Creator").check();
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/docs$/);
+});

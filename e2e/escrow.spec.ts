@@ -8,6 +8,7 @@ import {
   http,
   type PublicClient,
 } from "viem";
+import { dealKey } from "@/lib/escrow/onchain";
 import { milestoneEscrowAbi } from "../contracts/artifacts/MilestoneEscrow";
 import { connectTestWallet, devAddress, screenshots, short, signIn } from "./journey";
 import { publishOnSandbox } from "./sandbox";
@@ -25,7 +26,8 @@ const BRAND_WALLET = devAddress(7); // 0x14dC79964da2C08b23698B3D3cc7Ca32193d995
 const CREATOR_WALLET = devAddress(6); // 0x976EA74026E726554dB657fA54763abd0C3a0aa9
 const USDC = 1_000_000n;
 
-const dealKeyOf = (id: string) => `0x${"0".repeat(32)}${id.replaceAll("-", "")}` as Hex;
+/** The escrow keys a deal by its funder: the deal `id` funded from the brand's wallet. */
+const dealKeyOf = (id: string) => dealKey(BRAND_WALLET, id);
 
 /**
  * The chain the app runs on, read like the browser does: the public chain info the page
@@ -47,7 +49,7 @@ async function chainOf(page: Page): Promise<PublicClient> {
 type Funding = { escrow: Address; usdc: Address; dealKey: Hex; totalUnits: string };
 
 async function fundingTerms(page: Page, dealId: string): Promise<Funding> {
-  const res = await page.request.get(`/api/deals/${dealId}/funding`);
+  const res = await page.request.get(`/api/deals/${dealId}/funding?brand=${BRAND_WALLET}`);
   expect(res.ok()).toBe(true);
   return ((await res.json()) as { funding: Funding }).funding;
 }
@@ -313,7 +315,9 @@ test("a brand funds the escrow from its wallet; settling pays the creator and re
   await expect(card.getByTestId("card-locked")).toHaveText("120.00 USDC");
   await expect(card.getByTestId("card-paid")).toHaveText("72.00 USDC");
   await expect(card.getByTestId("card-refunded")).toHaveText("8.00 USDC");
-  await expect(brand.getByTestId("brand-totals")).toContainText("120.00 USDC locked");
+  await expect(brand.locator("#main").getByTestId("brand-totals")).toContainText(
+    "120.00 USDC locked",
+  );
   await screenshots(brand, "escrow-brand-dashboard");
 });
 
@@ -342,7 +346,7 @@ test("gasless funding by signature, then the untaken deal is cancelled from the 
   await panel.getByRole("button", { name: "Review and fund" }).click();
   await panel
     .getByTestId("funding-confirm")
-    .getByRole("button", { name: "Sign instead (no gas)" })
+    .getByRole("button", { name: "Sign instead (no fees)" })
     .click();
   await expect(brand.getByTestId("funded-notice")).toContainText(
     "100.00 USDC is locked in the escrow",

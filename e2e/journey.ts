@@ -14,7 +14,7 @@ import { receiveAuthorizationTypedData } from "@/lib/escrow/onchain";
 //
 // Dev accounts in use (each file has its own, so journeys running side by side never share
 // a nonce or a balance): the server 0 and 1; people.spec 2, 3, 12; deals.spec 4, 5, 8;
-// escrow.spec 6, 7; wallet.spec 9; edit-deal.spec 14, 15.
+// escrow.spec 6, 7; wallet.spec 9; edit-deal.spec 14, 15; deposit.spec 16, 17.
 
 const DEV_MNEMONIC = "test test test test test test test test test test test junk";
 
@@ -41,6 +41,84 @@ export async function signInOn(page: Page, email: string, role: Role): Promise<v
 }
 
 /**
+ * Signs `page` in as `email` with `role` through the dev provider with the embedded wallet
+ * ("No browser wallet? Use an embedded wallet"): no browser wallet at all. Waits for the
+ * role's dashboard, or for `next` when given (the sign-in URL carries it).
+ */
+export async function signInWithEmbeddedWallet(
+  page: Page,
+  email: string,
+  role: Role,
+  next?: string,
+): Promise<void> {
+  await page.goto(next ? `/sign-in?next=${encodeURIComponent(next)}` : "/sign-in");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel(role, { exact: true }).check();
+  await page.getByLabel("No browser wallet? Use an embedded wallet").check();
+  await page.getByRole("button", { name: "Sign in" }).click();
+  // (the sign-in URL itself ends in `next`: wait for the page's path)
+  if (next) await page.waitForURL((url) => url.pathname === next);
+  else await expect(page).toHaveURL(role === "Brand" ? /\/brand$/ : /\/creator$/);
+}
+
+/** On /wallet: the signed-in (embedded) wallet's entry, with its balance and send form. */
+export const embeddedWalletItem = (page: Page): Locator =>
+  page
+    .getByTestId("money-wallets")
+    .getByTestId("money-wallet")
+    .filter({ hasText: "Signed-in wallet" });
+
+/**
+ * On /wallet: fills "Send to an address" of the signed-in wallet with `recipient` and
+ * `amount` and asks for the review; the confirmation (focused) shows `shown` (the amount as
+ * the page writes it), the destination and the network before anything moves. Returns it.
+ */
+export async function reviewSend(
+  page: Page,
+  recipient: string,
+  amount: string,
+  shown: string,
+): Promise<Locator> {
+  const item = embeddedWalletItem(page);
+  // The form opens from its button (which it then replaces), unless it is open already.
+  const open = item.getByRole("button", { name: "Send to an address" });
+  const field = item.getByLabel("Recipient address");
+  await expect(open.or(field)).toBeVisible();
+  if (await open.isVisible()) await open.click();
+  await field.fill(recipient);
+  await item.getByLabel("Amount (USDC)").fill(amount);
+  await item.getByRole("button", { name: "Review" }).click();
+  const confirm = item.getByTestId("send-confirm");
+  await expect(confirm).toBeFocused();
+  await expect(confirm.getByTestId("confirm-amount")).toHaveText(shown);
+  await expect(confirm.getByTestId("confirm-to")).toHaveText(recipient);
+  await expect(confirm.getByTestId("confirm-network")).toHaveText("Local chain (anvil)");
+  return confirm;
+}
+
+/**
+ * Confirms the send `reviewSend` prepared: the page says it was sent, the balance drops to
+ * `left` and the send is listed.
+ */
+export async function confirmSend(
+  page: Page,
+  recipient: string,
+  shown: string,
+  left: string,
+): Promise<void> {
+  const item = embeddedWalletItem(page);
+  await item
+    .getByTestId("send-confirm")
+    .getByRole("button", { name: `Send ${shown}` })
+    .click();
+  await expect(item.getByTestId("send-result")).toContainText(`Sent ${shown} to ${recipient}.`);
+  await expect(item.getByTestId("money-wallet-balance")).toHaveText(left);
+  const sends = page.getByTestId("money-wallets").getByTestId("wallet-sends");
+  await expect(sends).toContainText("Sent");
+  await expect(sends).toContainText(shown);
+}
+
+/**
  * A new browser context signed in as `email` with `role`. With `wallet`, the app offers its
  * mock "test wallet" connector for that address (set before the app loads).
  */
@@ -64,6 +142,11 @@ export async function signIn(
 export async function connectTestWallet(scope: Locator, address: string): Promise<void> {
   const connected = scope.getByTestId("wallet-connected");
   const connect = scope.getByRole("button", { name: "Connect test wallet" });
+  // The funding panel keeps the wallet under its second tab ("Pay by transfer" comes first).
+  const walletTab = scope.getByRole("tab", { name: "Pay from a connected wallet" });
+  await expect(walletTab.or(connect).or(connected).first()).toBeVisible();
+  if ((await walletTab.isVisible()) && (await walletTab.getAttribute("aria-selected")) !== "true")
+    await walletTab.click();
   await expect(connected.or(connect)).toBeVisible();
   if (await connect.isVisible()) await connect.click();
   await expect(connected).toContainText(short(address));
@@ -72,7 +155,8 @@ export async function connectTestWallet(scope: Locator, address: string): Promis
 /**
  * Funds deal `dealId`'s escrow gaslessly: `brand` (a dev account; anvil unlocks only 0–9, so
  * the test signs) gets test USDC from the faucet and signs the EIP-3009 authorization for the
- * deal's funding terms, and the service relays it.
+ * deal's funding terms (its ref; the escrow keys the deal by the signer), and the service
+ * relays it.
  */
 export async function fundGaslessly(
   page: Page,
@@ -85,7 +169,7 @@ export async function fundGaslessly(
       chainId: number;
       escrow: `0x${string}`;
       usdc: `0x${string}`;
-      dealKey: `0x${string}`;
+      dealRef: `0x${string}`;
       evaluator: `0x${string}`;
       deadline: number;
       amounts: string[];

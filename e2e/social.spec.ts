@@ -1,9 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { publishOnSandbox } from "./sandbox";
+import { publishOnSandbox, verifySandboxHandle } from "./sandbox";
 
 // The sandbox platform of the embedded default: a creator publishes a post, its page and
-// oEmbed show what the verifier will read, the handle lands on the profile, and a deleted
-// post is gone from the oEmbed (so it can no longer be verified).
+// oEmbed show what the verifier will read, the handle lands on the profile (not verified
+// until a post of it carries its code and the creator checks it there), and a deleted post is
+// gone from the oEmbed (so it can no longer be verified).
 
 test("a creator publishes on the sandbox, sees the post and its handle, and deletes it", async ({
   browser,
@@ -19,7 +20,7 @@ test("a creator publishes on the sandbox, sees the post and its handle, and dele
   const handle = `social${stamp}`;
   const caption =
     "Launch day! #MilestoneLaunch #ad @milestone.app https://milestone.example/launch";
-  const url = await publishOnSandbox(page, handle, caption);
+  const url = await publishOnSandbox(page, handle, caption, { verify: false });
 
   // The post page shows what was published.
   await page.goto(url);
@@ -33,7 +34,19 @@ test("a creator publishes on the sandbox, sees the post and its handle, and dele
 
   // The first post made the handle the creator's sandbox handle; the studio keeps it fixed.
   await page.goto("/profile");
-  await expect(page.getByTestId("handle-row")).toContainText(`@${handle}`);
+  const row = page.getByTestId("handle-row");
+  await expect(row).toContainText(`@${handle}`);
+  // Declared is not verified: the profile shows the code to place and the check.
+  await expect(row.getByTestId("handle-status")).toHaveText("Not verified");
+  await expect(row.getByTestId("handle-code")).toHaveText(/^milestone-verify-[a-z0-9]{8}$/);
+  // A post without the code does not prove it: the check says why.
+  await row.getByLabel("Post URL").fill(url);
+  await row.getByRole("button", { name: "Check now" }).click();
+  await expect(row.getByRole("alert")).toContainText("is not in that post");
+  await expect(row.getByTestId("handle-status")).toHaveText("Not verified");
+  // A post with it does (published on the sandbox, then checked on the profile).
+  await verifySandboxHandle(page, handle);
+  await expect(row.getByTestId("handle-status")).toHaveText("Verified");
   await page.goto("/social");
   await expect(page.getByTestId("sandbox-posts")).toHaveAttribute("data-loaded", "true");
   await expect(page.getByTestId("sandbox-publish").getByLabel("Handle")).toHaveValue(handle);

@@ -102,6 +102,8 @@ export function inputOf(c: EvalCase): VerifierInput {
     deliverable: c.claim,
     evidence: evidenceOf(c),
     declaredHandle: c.declaredHandle,
+    // The cases judge posts, not accounts: a declared handle is taken as proved.
+    handleVerified: true,
     dealTitle: c.deal.title,
     milestoneTitle: c.deal.milestone,
     platform: c.deal.platform,

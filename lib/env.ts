@@ -49,6 +49,8 @@ const schema = z.object({
   REPUTATION_REGISTRY_ADDRESS: address,
   /** MilestoneEscrow holding deals' USDC (npm run contracts:deploy prints it). */
   ESCROW_ADDRESS: address,
+  /** DepositForwarderFactory: each deal's deposit address (npm run contracts:deploy prints it). */
+  DEPOSIT_FACTORY_ADDRESS: address,
   /** Seconds to wait for a transaction receipt before leaving it to reconciliation. */
   TX_RECEIPT_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
 
@@ -124,6 +126,21 @@ const schema = z.object({
   SANDBOX_ORIGIN: optionalUrl,
   /** Instagram oEmbed (Graph API) access token: `app-id|client-token`. Without it Instagram posts are read as plain pages. */
   INSTAGRAM_OEMBED_TOKEN: optional,
+
+  /**
+   * Who signs for users' embedded wallets (lib/wallet/signer.ts): `dev` = the dev identity
+   * provider's server-held keys (the stand-in for a provider wallet SDK), `none` = nobody
+   * (sending from an embedded wallet answers 503 not_configured). Default: `dev` while the dev
+   * identity provider is on, else `none` until a provider connector (Privy, Coinbase) is added.
+   */
+  EMBEDDED_WALLET_SIGNER: z.enum(["dev", "none"]).optional(),
+  /**
+   * Card on-ramp ("Buy USDC with a card") and bank off-ramp ("Cash out to a bank") links:
+   * URL templates with {address} {amount} {network} {token} placeholders (lib/wallet/ramps.ts).
+   * Unset: the link is not shown. External services, not tested here.
+   */
+  ONRAMP_URL: optionalUrl,
+  OFFRAMP_URL: optionalUrl,
 });
 
 export type Env = z.infer<typeof schema>;
@@ -239,6 +256,11 @@ export function fetchAllowedHosts(e: Env = env()): string[] {
     .split(",")
     .map((h) => h.trim().toLowerCase())
     .filter(Boolean);
+}
+
+/** Who signs for embedded wallets: EMBEDDED_WALLET_SIGNER, else `dev` with the dev identity provider. */
+export function embeddedWalletSignerName(e: Env = env()): "dev" | "none" {
+  return e.EMBEDDED_WALLET_SIGNER ?? (devIdpEnabled(e) ? "dev" : "none");
 }
 
 /** The sandbox social platform: on in the embedded setup unless SANDBOX_SOCIAL says otherwise. */

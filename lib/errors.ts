@@ -30,6 +30,13 @@ const statusByCode = {
   deal_not_editable: 409,
   terms_locked: 409,
   terms_changed: 409,
+  /** The post is already the evidence of another milestone (one post, one payment). */
+  evidence_already_used: 409,
+  handle_unverified: 409,
+  /** A funding of the deal is in flight (it holds the deal): a cancel waits for its outcome. */
+  funding_in_progress: 409,
+  /** More than the wallet holds (after what is already on its way out). */
+  insufficient_funds: 409,
   idempotency_key_reused: 422,
   payload_too_large: 413,
   unsupported_media_type: 415,

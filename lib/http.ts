@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ApiKeyScope } from "@/db/schema";
 import { AppError, errorResponse, internalErrorBody } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { withResponseHeaders } from "@/lib/response-headers";
@@ -8,8 +9,22 @@ import { withResponseHeaders } from "@/lib/response-headers";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/** What the route asks of its caller: the scope an API key must carry (RouteOptions.scope). */
+export type AuthNeed = { scope: ApiKeyScope | undefined };
+
 /** Turns a request into its caller, or throws (401) when the route needs one. */
-export type Authenticator<U> = (req: Request) => Promise<U>;
+export type Authenticator<U> = (req: Request, need: AuthNeed) => Promise<U>;
+
+/**
+ * Marks an authenticator that accepts API keys (lib/auth/caller.ts requireUser): a route
+ * using one must declare `scope`, in its type and at definition (route() throws).
+ */
+export const TAKES_API_KEYS = Symbol.for("milestone.takesApiKeys");
+export type ScopedAuthenticator<U> = Authenticator<U> & { readonly [TAKES_API_KEYS]: true };
+
+export function scopedAuthenticator<U>(fn: Authenticator<U>): ScopedAuthenticator<U> {
+  return Object.assign(fn, { [TAKES_API_KEYS]: true as const });
+}
 
 type AnySchema = z.ZodType;
 type Infer<S> = S extends AnySchema ? z.infer<S> : undefined;
@@ -166,12 +181,52 @@ type Handler<U, B, Q, P> = (
 ) => Promise<Response> | Response;
 
 export type RouteOptions<U, B, Q, P> = {
-  /** Resolves the caller (throws 401 when it must). Omit for public routes. */
-  auth?: Authenticator<U>;
   body?: B;
   query?: Q;
   params?: P;
-};
+} & (
+  | {
+      /** Resolves the caller, API keys included (throws 401 when it must). */
+      auth: ScopedAuthenticator<U>;
+      /**
+       * The scope an API key needs for this route (403 insufficient_scope without it);
+       * sessions and identity tokens are not scope-limited. Declared by every route that
+       * takes API keys; the reference (lib/openapi.ts) documents it from here.
+       */
+      scope: ApiKeyScope;
+    }
+  | {
+      /** Resolves the caller without API keys (session only, cron secret). Omit for public routes. */
+      auth?: Authenticator<U> & { readonly [TAKES_API_KEYS]?: never };
+      scope?: never;
+    }
+);
+
+/** How a route() handler authenticates: what the reference and the scope test read. */
+export type RouteAccess =
+  | { auth: "public" }
+  | { auth: "api_key"; scope: ApiKeyScope }
+  | { auth: "no_api_key" };
+
+/** Marks the handlers route() made with their RouteAccess. */
+export const ROUTE_ACCESS = Symbol.for("milestone.routeAccess");
+
+/** The access a route() handler declared; undefined for anything else (a methodNotAllowed). */
+export function routeAccess(handler: unknown): RouteAccess | undefined {
+  if (typeof handler !== "function") return undefined;
+  return (handler as unknown as { [ROUTE_ACCESS]?: RouteAccess })[ROUTE_ACCESS];
+}
+
+function accessOf(opts: {
+  auth?: Authenticator<unknown> & { [TAKES_API_KEYS]?: true };
+  scope?: ApiKeyScope;
+}): RouteAccess {
+  if (!opts.auth) return { auth: "public" };
+  if (!opts.auth[TAKES_API_KEYS]) return { auth: "no_api_key" };
+  // Fail at definition (import, build, every test), never as an open route at runtime.
+  if (!opts.scope) throw new Error("A route that takes API keys must declare its scope.");
+  return { auth: "api_key", scope: opts.scope };
+}
 
 /**
  * Wraps a route handler: validates path, query and body with zod, resolves the
@@ -183,7 +238,9 @@ export function route<
   Q extends AnySchema | undefined = undefined,
   P extends AnySchema | undefined = undefined,
 >(opts: RouteOptions<U, B, Q, P>, handler: Handler<U, B, Q, P>) {
-  return async (req: Request, ctx?: NextRouteContext): Promise<Response> => {
+  const access = accessOf(opts as Parameters<typeof accessOf>[0]);
+  const need: AuthNeed = { scope: access.auth === "api_key" ? access.scope : undefined };
+  const wrapped = async (req: Request, ctx?: NextRouteContext): Promise<Response> => {
     try {
       const rawParams = ctx?.params ? await ctx.params : {};
       assertNoNul(rawParams, "path");
@@ -193,7 +250,7 @@ export function route<
       // and the body must be read before the stream is abandoned.
       let body: unknown;
       if (opts.body) body = validate(opts.body, (await parseJsonBody(req)) ?? {}, "body");
-      const user = opts.auth ? await opts.auth(req) : null;
+      const user = opts.auth ? await opts.auth(req, need) : null;
       const res = await handler({
         req,
         user: user as U,
@@ -206,6 +263,7 @@ export function route<
       return withResponseHeaders(req, toErrorResponse(err, req));
     }
   };
+  return Object.assign(wrapped, { [ROUTE_ACCESS]: access });
 }
 
 // ── 405 for the methods a route does not implement ─────────────────────────────────────

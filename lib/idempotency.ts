@@ -11,7 +11,10 @@ import { toErrorResponse } from "@/lib/http";
 
 // `Idempotency-Key`: a retried request with the same key (per user) gets the first
 // response back instead of running again. Only final answers are kept: a 5xx/502 means
-// "retry is safe", so its key is released for the retry to run.
+// "retry is safe", so its key is released for the retry to run. Keys expire: an answer is
+// replayed for 24 hours, and a request that crashed while running frees its key after 10
+// minutes (db/queries/idempotency-keys.ts); each claim has its own id, so a request whose
+// key was claimed anew meanwhile neither records over nor releases its successor's.
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 
@@ -57,15 +60,18 @@ export async function withIdempotency(
   try {
     response = await run();
   } catch (err) {
-    await releaseIdempotencyKey(db, key);
+    await releaseIdempotencyKey(db, key, claimed.claimId);
     throw err;
   }
   if (response.status >= 500) {
-    await releaseIdempotencyKey(db, key);
+    await releaseIdempotencyKey(db, key, claimed.claimId);
     return response;
   }
   const body = await response.clone().json();
-  await recordIdempotentResponse(db, key, { statusCode: response.status, response: body });
+  await recordIdempotentResponse(db, key, claimed.claimId, {
+    statusCode: response.status,
+    response: body,
+  });
   return response;
 }
 

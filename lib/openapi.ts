@@ -5,6 +5,7 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponsesObject,
 } from "zod-openapi";
+import type { ApiKeyScope } from "@/db/schema";
 import {
   appealResponse,
   dealDetailResponse,
@@ -13,6 +14,7 @@ import {
   dealResponse,
   decisionResponse,
   deletedResponse,
+  depositResponse,
   dripResponse,
   errorEnvelopeSchema,
   evidenceListResponse,
@@ -55,23 +57,31 @@ import {
   renameApiKeyBody,
 } from "@/lib/auth/api-keys";
 import { roleBody, sessionBody, walletLinkBody, walletNonceQuery } from "@/lib/auth/schemas";
+import { chainInfoResponse } from "@/lib/chain/integrator-info";
 import {
   acceptBody,
   createDealBody,
   dealListQuery,
   deliverableBody,
+  depositRequestBody,
   editDealBody,
   fundingAuthorizationBody,
+  fundingReportBody,
   fundingTermsQuery,
   txHashBody,
 } from "@/lib/deals/schemas";
+import type { RouteAccess } from "@/lib/http";
+import { ledgerCsvQuery, ledgerQuery } from "@/lib/ledger/ledger";
+import { ledgerCsvResponse, ledgerPageResponse } from "@/lib/ledger/schemas";
 import { markReadBody } from "@/lib/notify/schemas";
 import { pageQuery } from "@/lib/pagination";
 import { deleteHandleQuery, putHandleBody } from "@/lib/profile/handles";
+import { verifyHandleBody } from "@/lib/profile/verify-handle";
 import { appealBody, decisionBody, settleBody } from "@/lib/settle/schemas";
 import { oembedQuery, publishBody } from "@/lib/social/posts";
 import { profilePatchBody } from "@/lib/users/profile";
 import { evidenceQuery } from "@/lib/verify/evidence/read";
+import { walletOverviewResponse, withdrawalBody, withdrawalResponse } from "@/lib/wallet/schemas";
 import { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 
 // The API reference, served as OpenAPI 3.1 at /api/openapi.json and rendered at /docs.
@@ -88,6 +98,11 @@ export type Endpoint = {
    * key or a bare identity token gets 403 forbidden (lib/auth/caller.ts requireSessionUser).
    */
   sessionOnly?: boolean;
+  /**
+   * The scope an API key needs: never written here, it is read from the handler's own
+   * `route({ scope })` by withScopes (app/api/reference.ts hands over the route modules).
+   */
+  scope?: ApiKeyScope;
   tag: string;
   body?: z.ZodType;
   /** The query parameters the handler validates. */
@@ -269,7 +284,7 @@ export const endpoints: Endpoint[] = [
       "400 invalid_request",
       "403 forbidden (the deal's creator or a creator it is offered to)",
       "404 not_found",
-      "409 deal_not_editable (taken, cancelled, completed or expired) | terms_locked (funded: amounts, milestone count, deadline) | invalid_state (the escrow holds other terms)",
+      "409 deal_not_editable (taken, cancelled, completed or expired) | terms_locked (funded: amounts, milestone count, deadline) | invalid_state (the escrow holds other terms) | funding_in_progress (a relayed funding holds the deal: amounts and deadline wait)",
       "502 chain_unavailable (unfunded: the escrow could not be read)",
     ],
   },
@@ -309,9 +324,9 @@ export const endpoints: Endpoint[] = [
     tag: "Escrow",
     auth: true,
     summary:
-      "The brand's funding terms: approve `total` to `escrow`, then call `fund(dealKey, evaluator, deadline, amounts)`. `?brand=0x…` adds the nonce a gasless EIP-3009 authorization must carry.",
+      "The brand's funding terms: approve `total` to `escrow`, then call `fund(dealRef, evaluator, deadline, amounts)` from the funding wallet. The escrow keys the deal by its funder (`dealKey = keccak256(abi.encode(funder, dealRef))`), so nobody else can fund or cancel it. `?brand=0x…` gives that wallet's `dealKey` and the nonce a gasless EIP-3009 authorization must carry.",
     response:
-      "{ funding: { chainId, escrow, usdc, dealKey, evaluator, deadline, graceSeconds, amounts, total, totalUnits, authorizationNonce, status } }",
+      "{ funding: { chainId, escrow, usdc, dealRef, dealKey, evaluator, deadline, graceSeconds, amounts, total, totalUnits, authorizationNonce, status, deposit: { address, amount, amountUnits, token, chainId, network, paymentUri, received, receivedUnits, status, refundAddress } | null } }",
     responseSchema: fundingTermsResponse,
     errors: [
       "403 forbidden (not the brand)",
@@ -324,9 +339,9 @@ export const endpoints: Endpoint[] = [
     path: "/api/deals/{id}/funding",
     tag: "Escrow",
     auth: true,
-    body: txHashBody,
+    body: fundingReportBody,
     summary:
-      "Report a funding. The server reads the escrow contract (right deal, evaluator, deadline and amounts) and never trusts the hash; the deal becomes `open`. Fundings nobody reports are found by reconciliation.",
+      "Report a funding: `brand`, the wallet it came from (kept for the deal; default: the one named before, else the account's linked wallet), and optionally `txHash`. The server reads the escrow's deal under that wallet's key (evaluator, deadline and amounts) and never trusts the hash; the deal becomes `open`. A funding by any other wallet is not this deal's. Fundings nobody reports are found by reconciliation under the same wallet.",
     response: "{ deal }",
     responseSchema: dealResponse,
     errors: [
@@ -335,6 +350,25 @@ export const endpoints: Endpoint[] = [
       "409 not_funded | invalid_state (funded with other terms)",
       "502 chain_unavailable",
       "503 not_configured",
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/deals/{id}/funding/deposit",
+    tag: "Escrow",
+    auth: true,
+    body: depositRequestBody,
+    summary:
+      "Funding without a wallet: the deal's deposit address. Anyone sends exactly `amount` USDC to `address` (any wallet, an exchange withdrawal; `paymentUri` is its EIP-681 URI for a QR code). The address is a forwarder deployed with CREATE2 whose address binds this deal's ref, its terms and `refundAddress`: its only moves are funding this deal in the escrow (under dealKey(forwarder, dealRef), which nobody else can create) and returning money to `refundAddress`; anyone may trigger them, and the service never holds the money. Reconciliation watches it: `deposit.received` (under-paid: send the rest), then the sweep opens the deal (`funded`, with any over-payment returned to `refundAddress`); a deposit to a cancelled or expired deal, or a late top-up, is returned (`funding.returned`). `refundAddress` (default: the one named before, else your wallet) also receives every unreleased amount; it can change only while the address holds nothing (read on-chain; under 0.01 USDC of dust does not count). A replaced address is kept and watched until the deadline plus the grace period: what it receives goes back to its own refund address (`funding.returned`, reason `address_replaced`). GET …/funding shows the same block as `deposit`.",
+    response:
+      "{ deposit: { address, amount, amountUnits, token: { symbol, address, decimals }, chainId, network, paymentUri, received, receivedUnits, status: awaiting|underpaid|funded|returned, refundAddress } }",
+    responseSchema: depositResponse,
+    errors: [
+      "400 invalid_request (refundAddress: not an address, a mixed-case address with a wrong EIP-55 checksum, the zero address, the escrow, the deposit factory, the USDC token or the deal's own deposit address)",
+      "403 forbidden (not the brand)",
+      "404 not_found",
+      "409 wallet_required (no refundAddress and no wallet on the account) | invalid_state (the address already holds money, or the deal is past funding)",
+      "503 not_configured (no deposit factory on this chain)",
     ],
   },
   {
@@ -348,11 +382,11 @@ export const endpoints: Endpoint[] = [
     response: "{ deal }",
     responseSchema: dealResponse,
     errors: [
-      "401 invalid_signature (malformed, or refused by the escrow)",
+      "401 invalid_signature (malformed, or refused by the escrow and nothing was moved; an authorization that funded the deal answers 200 on every retry)",
       "403 forbidden (not the brand)",
       "404 not_found",
-      "409 not_funded | invalid_state (funded with other terms)",
-      "502 chain_unavailable | relay_unavailable",
+      "409 invalid_state (funded with other terms; or cancelled, nothing sent) | funding_in_progress (another wallet's funding holds the deal)",
+      "502 chain_unavailable (sent and not confirmed yet: the deal opens once it is) | relay_unavailable",
       "503 not_configured (no relayer)",
     ],
   },
@@ -369,7 +403,7 @@ export const endpoints: Endpoint[] = [
     errors: [
       "403 forbidden (not the brand)",
       "404 not_found",
-      "409 invalid_state (taken; or not yet cancelled on-chain — details say what to call)",
+      "409 invalid_state (taken; or not yet cancelled on-chain — details say what to call) | funding_in_progress (a relayed funding holds the deal until it is settled)",
       "502 chain_unavailable",
       "503 not_configured",
     ],
@@ -426,7 +460,11 @@ export const endpoints: Endpoint[] = [
     summary: "The deal's creator submits a deliverable (a new revision; from pending or rejected).",
     response: "201 { milestone }",
     responseSchema: milestoneDetailResponse,
-    errors: ["403 forbidden (not the deal's creator)", "404 not_found", "409 invalid_state"],
+    errors: [
+      "403 forbidden (not the deal's creator)",
+      "404 not_found",
+      "409 invalid_state | evidence_already_used (the post is already another milestone's deliverable; a post can be paid once)",
+    ],
   },
   {
     method: "POST",
@@ -455,7 +493,7 @@ export const endpoints: Endpoint[] = [
       "400 invalid_request (a malformed Idempotency-Key)",
       "403 forbidden (the creator may settle only after the review window; never with minScore)",
       "404 not_found",
-      "409 no_deliverable | already_settled | settlement_in_progress | not_funded | invalid_state | review_window_open",
+      "409 no_deliverable | already_settled | settlement_in_progress | not_funded | invalid_state | review_window_open | evidence_already_used (the post, or its canonical URL, was paid for another milestone)",
       "422 idempotency_key_reused",
       "502 verifier_unavailable | chain_unavailable | relay_unavailable (retry resumes)",
       "503 not_configured (relay)",
@@ -475,7 +513,7 @@ export const endpoints: Endpoint[] = [
       "400 invalid_request (score required to approve, 0 < score ≤ 1; reason of 3+ characters; a malformed Idempotency-Key)",
       "403 forbidden (not the brand)",
       "404 not_found",
-      "409 already_decided | already_settled | settlement_in_progress | no_deliverable | invalid_state",
+      "409 already_decided | already_settled | settlement_in_progress | no_deliverable | invalid_state | evidence_already_used",
       "422 idempotency_key_reused",
       "502 chain_unavailable | relay_unavailable (decision kept; the payment resumes)",
       "503 not_configured (relay)",
@@ -543,6 +581,36 @@ export const endpoints: Endpoint[] = [
       "409 conflict (busy with this address; retry)",
       "502 chain_unavailable (retry resumes)",
       "503 not_configured | unavailable (treasury empty)",
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/wallet",
+    tag: "Chain",
+    auth: true,
+    summary:
+      "The wallets holding your USDC — the signed-in (embedded) wallet, the linked wallet, and a brand's funding wallets — each with its balance read on-chain, and your latest sends.",
+    response:
+      "{ chainId, network, networkName, token, canSend, wallets: [{ address, label, roles, balance, canSend, explorerUrl, onrampUrl, offrampUrl }], withdrawals }",
+    responseSchema: walletOverviewResponse,
+    errors: ["502 chain_unavailable"],
+  },
+  {
+    method: "POST",
+    path: "/api/wallet/withdrawals",
+    tag: "Chain",
+    auth: true,
+    body: withdrawalBody,
+    summary:
+      "Send USDC from your signed-in (embedded) wallet to an address, e.g. an exchange deposit address. The wallet signs a USDC transfer authorization (EIP-3009) and the service's relayer submits it and pays the network fee. Never more than the balance; Idempotency-Key honoured.",
+    response: "{ withdrawal: { id, from, to, amount, status, txHash, explorerUrl, … } }",
+    responseSchema: withdrawalResponse,
+    errors: [
+      "400 invalid_request (to: bad checksum, the zero address, your own wallet, or one of the service's contracts; amount not above 0)",
+      "409 wallet_required (no embedded wallet) | insufficient_funds (details.available) | settlement_in_progress (same Idempotency-Key still running)",
+      "422 idempotency_key_reused",
+      "502 chain_unavailable (refused: nothing was sent; retry)",
+      "503 not_configured (no embedded-wallet signer or relayer key)",
     ],
   },
   {
@@ -615,7 +683,57 @@ export const endpoints: Endpoint[] = [
   ...notificationAndWebhookEndpoints(),
   ...apiKeyEndpoints(),
   ...evidenceEndpoints(),
+  ...chainAndLedgerEndpoints(),
 ];
+
+// What an integrator needs of the chain (lib/chain/integrator-info.ts), and the money
+// records of a user's deals (lib/ledger).
+function chainAndLedgerEndpoints(): Endpoint[] {
+  const entry =
+    "{ id, kind: funding|release|refund|withdrawal, reason: remainder|cancel|expired|null, role: brand|creator|account, date, deal: { id, title } | null, milestone: { id, position, title } | null, amount, amountUnits, currency, from, to, counterparty: { address, name }, chainId, txHash, explorerUrl, verdictHash }";
+  return [
+    {
+      method: "GET",
+      path: "/api/chain",
+      tag: "Chain",
+      auth: false,
+      summary:
+        "The chain this deployment settles on, for integrators: chain id and name, a public JSON-RPC URL (the local node on the local chain; never the service's own RPC_URL), the USDC and escrow addresses, USDC's EIP-712 domain `{ name, version }` as the token reports it (eip712Domain(), else name() and version(): what a gasless funding authorization is signed under, with `chainId` and `verifyingContract: usdc`), and how many confirmations the service waits for.",
+      response:
+        "{ chainId, name, rpcUrl, usdc, escrow, usdcDomain: { name, version }, confirmations }",
+      responseSchema: chainInfoResponse,
+      errors: [
+        "502 chain_unavailable (reading the token's domain)",
+        "503 not_configured (no USDC or escrow on this deployment)",
+      ],
+    },
+    {
+      method: "GET",
+      path: "/api/ledger",
+      query: ledgerQuery,
+      tag: "Ledger",
+      auth: true,
+      summary:
+        "The caller's money records across all their deals, newest first: every funding (brand wallet → escrow), release (escrow → creator; the brand's and the creator's), refund (`reason`: remainder of a release, cancel, expired) and withdrawal (USDC sent out of the caller's embedded wallet, once confirmed; `deal: null`), with the amount (6 decimals), the parties, the transaction and its explorer link, and for releases the verdict hash the release carried. A brand sees its fundings, releases and refunds; a creator the releases it received; everyone their own withdrawals. Filters `kind`, `dealId`, `from`, `to` (dates, UTC; `to` includes its day); `?limit=1..100&cursor=`; `format=csv` answers the whole filtered ledger as GET /api/ledger.csv does.",
+      response: `{ entries: [${entry}], nextCursor }`,
+      responseSchema: ledgerPageResponse,
+      errors: [],
+    },
+    {
+      method: "GET",
+      path: "/api/ledger.csv",
+      query: ledgerCsvQuery,
+      tag: "Ledger",
+      auth: true,
+      summary:
+        "The caller's whole ledger (same filters, no paging) as CSV: `text/csv`, RFC 4180 (CRLF; a cell with a comma, quote or line break in double quotes), sent as an attachment. A cell that starts with = + - @ (a spreadsheet formula) is prefixed with an apostrophe.",
+      response:
+        "text/csv: date,id,kind,reason,role,deal_id,deal,milestone,amount,currency,from,to,counterparty,counterparty_name,chain_id,tx_hash,explorer_url,verdict_hash",
+      responseSchema: ledgerCsvResponse,
+      errors: [],
+    },
+  ];
+}
 
 // Evidence: the posts the verifier reads, the handles their authors must match, and the
 // sandbox platform of the embedded setup (lib/verify/evidence, lib/profile, lib/social).
@@ -641,7 +759,8 @@ function evidenceEndpoints(): Endpoint[] {
       tag: "Profile",
       auth: true,
       summary: "The caller's declared handle per platform.",
-      response: "{ handles: [{ platform, handle, createdAt }] }",
+      response:
+        "{ handles: [{ platform, handle, createdAt, verified, verifiedAt, verification }] }",
       responseSchema: handleListResponse,
       errors: [],
     },
@@ -653,10 +772,29 @@ function evidenceEndpoints(): Endpoint[] {
       auth: true,
       body: putHandleBody,
       summary:
-        "Declare (or change) the caller's handle on a platform (instagram | tiktok | x | youtube | sandbox). A deliverable's post must be by this handle to be approved automatically.",
-      response: "{ handle: { platform, handle, createdAt } }",
+        "Declare (or change) the caller's handle on a platform (instagram | tiktok | x | youtube | sandbox). A deliverable's post must be by this handle, verified, to be approved automatically. A new or changed handle is unverified and gets a one-time code (`verification.code`, valid 3 days); declaring the same handle again keeps its verification, or issues a new code once the old one expired.",
+      response: "{ handle: { platform, handle, createdAt, verified, verifiedAt, verification } }",
       responseSchema: handleResponse,
-      errors: ["409 conflict (declared by another account)"],
+      errors: [
+        "409 conflict (held by another account: verified by it, or on the sandbox declared by it)",
+      ],
+    },
+    {
+      method: "POST",
+      path: "/api/profile/handles/verify",
+      sessionOnly: true,
+      tag: "Profile",
+      auth: true,
+      body: verifyHandleBody,
+      summary:
+        "Prove a declared handle is the caller's: publish a post by the handle whose text contains its `verification.code`, then send the post's URL. The post is read like a deliverable's (the sandbox, oEmbed, OpenGraph); the handle is verified when the post is on that platform, its author is the handle and its text holds the unexpired code. Until then a verdict on the handle's posts is `approved: false`. (A code in the profile bio and the platforms' OAuth are not read yet.)",
+      response: "{ handle: { platform, handle, createdAt, verified, verifiedAt, verification } }",
+      responseSchema: handleResponse,
+      errors: [
+        "404 not_found (no such declared handle)",
+        "409 conflict (another account verified it meanwhile)",
+        "409 handle_unverified (details.reason: no_code | code_expired | post_unreadable | wrong_platform | wrong_author | code_missing | changed)",
+      ],
     },
     {
       method: "DELETE",
@@ -731,7 +869,7 @@ function apiKeyEndpoints(): Endpoint[] {
       auth: true,
       body: createApiKeyBody,
       summary:
-        "Create an API key (mk_…) with scopes read | write | settle and an optional expiry. The key is in this answer only; only its SHA-256 is stored.",
+        "Create an API key (mk_…) with scopes read | write | settle | webhooks and an optional expiry. The key is in this answer only; only its SHA-256 is stored.",
       response: `201 { key, apiKey: ${key} }`,
       responseSchema: createdApiKeyResponse,
       errors: [],
@@ -924,6 +1062,20 @@ const errorEnvelope = errorEnvelopeSchema;
 
 const isRead = (e: Endpoint) => e.method === "GET";
 
+/** What each route declared (lib/http.ts routeAccess), by method and reference path. */
+export type AccessLookup = (method: Endpoint["method"], path: string) => RouteAccess | undefined;
+
+/**
+ * The reference with each endpoint's API-key scope as its handler declares it in
+ * `route({ scope })`: the one source, so the reference cannot drift from what is enforced.
+ */
+export function withScopes(list: Endpoint[], accessOf: AccessLookup): Endpoint[] {
+  return list.map((e) => {
+    const access = accessOf(e.method, e.path);
+    return access?.auth === "api_key" ? { ...e, scope: access.scope } : { ...e, scope: undefined };
+  });
+}
+
 /**
  * Every error the endpoint can answer: its own, then those route() and the authenticators
  * answer for any endpoint of its kind (lib/http.ts, lib/auth/caller.ts). A code the
@@ -943,7 +1095,7 @@ export function errorsOf(e: Endpoint): string[] {
     generic.push(
       e.sessionOnly
         ? "403 forbidden (an API key or identity token: account and session management needs a session)"
-        : `403 insufficient_scope (an API key without the ${isRead(e) ? "read" : "needed"} scope)`,
+        : `403 insufficient_scope (an API key without the ${e.scope ?? "needed"} scope)`,
     );
     if (!isRead(e)) generic.push("403 csrf_rejected (the session cookie, from another site)");
     if (!e.sessionOnly) generic.push("429 rate_limited (per API key and per user)");
@@ -1004,9 +1156,10 @@ function operationOf(e: Endpoint): ZodOpenApiOperationObject {
       : {}),
     ...(e.auth === true
       ? {
+          // OpenAPI 3.1 lets a bearer requirement list roles: the API-key scope it needs.
           security: e.sessionOnly
             ? [{ sessionBearer: [] }, { cookie: [] }]
-            : [{ bearer: [] }, { cookie: [] }],
+            : [{ bearer: e.scope ? [e.scope] : [] }, { cookie: [] }],
         }
       : e.auth === "cron"
         ? { security: [{ cronSecret: [] }] }
@@ -1026,9 +1179,10 @@ function operationOf(e: Endpoint): ZodOpenApiOperationObject {
   };
 }
 
-export function openApiDocument(serverUrl: string) {
+/** The document, from the reference with its scopes (withScopes; app/api/reference.ts). */
+export function openApiDocument(serverUrl: string, reference: Endpoint[]) {
   const paths: ZodOpenApiPathsObject = {};
-  for (const e of endpoints)
+  for (const e of reference)
     paths[e.path] = { ...paths[e.path], [e.method.toLowerCase()]: operationOf(e) };
   return createDocument({
     openapi: "3.1.0",
@@ -1044,7 +1198,7 @@ export function openApiDocument(serverUrl: string) {
           type: "http",
           scheme: "bearer",
           description:
-            "An API key (mk_…, from /settings/keys or POST /api/keys; 403 insufficient_scope outside its scopes: GET/HEAD need read, settle/decision/refund/cancel need settle, other writes need write), the session token from POST /api/auth/session, or the identity provider's ID token. API keys and ID tokens are rate-limited per key and per user: 429 rate_limited with Retry-After and RateLimit-* headers.",
+            "An API key (mk_…, from /settings/keys or POST /api/keys; each operation lists the one scope it needs — read, write, settle (anything that moves money) or webhooks (webhook endpoints) — and a key without it gets 403 insufficient_scope), the session token from POST /api/auth/session, or the identity provider's ID token. API keys and ID tokens are rate-limited per key and per user: 429 rate_limited with Retry-After and RateLimit-* headers.",
         },
         sessionBearer: {
           type: "http",

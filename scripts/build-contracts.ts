@@ -20,6 +20,12 @@ const targets = [
     exportPrefix: "reputationRegistry",
   },
   { file: "MilestoneEscrow.sol", contract: "MilestoneEscrow", exportPrefix: "milestoneEscrow" },
+  { file: "DepositForwarder.sol", contract: "DepositForwarder", exportPrefix: "depositForwarder" },
+  {
+    file: "DepositForwarder.sol",
+    contract: "DepositForwarderFactory",
+    exportPrefix: "depositForwarderFactory",
+  },
 ] as const;
 
 const EVM_VERSION = "cancun";
@@ -54,6 +60,7 @@ function findImport(importPath: string): { contents: string } | { error: string 
 function compile(): SolcOutput {
   const sources: Record<string, { content: string }> = {};
   for (const t of targets) {
+    if (sources[`contracts/${t.file}`]) continue; // one file, several contracts
     sources[`contracts/${t.file}`] = {
       content: readFileSync(path.join(contractsDir, t.file), "utf8"),
     };

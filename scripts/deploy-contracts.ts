@@ -1,6 +1,7 @@
 // npm run contracts:deploy -- --chain base-sepolia [--attestor 0x…] [--rpc-url URL] [--only NAME]
 //
-// Deploys the ReputationRegistry and the MilestoneEscrow to a real chain. Real USDC is used
+// Deploys the ReputationRegistry and the MilestoneEscrow (with its DepositForwarderFactory, each
+// deal's deposit address) to a real chain. Real USDC is used
 // there, so no token is deployed: the escrow is bound to the chain's USDC (USDC_ADDRESS
 // overrides it) for good. The deployer is TREASURY_PRIVATE_KEY from the environment; it becomes
 // the registry's owner, and the attestor (the only writer) is the treasury address unless
@@ -23,8 +24,13 @@ import {
   isAddressEqual,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { milestoneEscrowAbi, reputationRegistryAbi } from "@/contracts/artifacts";
 import {
+  depositForwarderFactoryAbi,
+  milestoneEscrowAbi,
+  reputationRegistryAbi,
+} from "@/contracts/artifacts";
+import {
+  depositForwarderFactoryBytecode,
   milestoneEscrowBytecode,
   reputationRegistryBytecode,
 } from "@/contracts/artifacts/bytecode";
@@ -171,12 +177,21 @@ async function main() {
     if (!isAddressEqual(onChainUsdc, usdc))
       throw new Error(`the escrow reports USDC ${onChainUsdc}, expected ${usdc}`);
   }
+  let depositFactory: Address | undefined;
+  if (escrow) {
+    depositFactory = await deploy(known, publicClient, walletClient, "DepositForwarderFactory", {
+      abi: depositForwarderFactoryAbi,
+      bytecode: depositForwarderFactoryBytecode,
+      args: [escrow],
+    });
+  }
 
   console.error("\nSet these in the app's environment:\n");
   // The env lines go to stdout alone, so `… >> .env` works.
   console.log(`CHAIN=${name}`);
   if (registry) console.log(`REPUTATION_REGISTRY_ADDRESS=${registry}`);
   if (escrow) console.log(`ESCROW_ADDRESS=${escrow}`);
+  if (depositFactory) console.log(`DEPOSIT_FACTORY_ADDRESS=${depositFactory}`);
   if (args["rpc-url"]) console.log(`# RPC_URL=${rpcUrl}`);
   if (env().USDC_ADDRESS) console.log(`USDC_ADDRESS=${usdc}`);
   else {

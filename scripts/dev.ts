@@ -137,6 +137,7 @@ async function localChain(): Promise<Record<string, string>> {
     USDC_ADDRESS: deployment.usdc,
     REPUTATION_REGISTRY_ADDRESS: deployment.registry,
     ESCROW_ADDRESS: deployment.escrow,
+    DEPOSIT_FACTORY_ADDRESS: deployment.depositFactory,
   };
 }
 

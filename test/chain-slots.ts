@@ -20,6 +20,7 @@ const ADDRESS_ENV: Record<string, string> = {
   usdc: "USDC_ADDRESS",
   registry: "REPUTATION_REGISTRY_ADDRESS",
   escrow: "ESCROW_ADDRESS",
+  depositFactory: "DEPOSIT_FACTORY_ADDRESS",
 };
 
 /**

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import { z } from "zod";
+import { reference as endpoints } from "@/app/api/reference";
+import { FundingDocs } from "@/components/docs/funding-docs";
 import { TryIt } from "@/components/docs/try-it";
 import { WebhookDocs } from "@/components/webhooks/webhook-docs";
-import { endpoints, errorsOf } from "@/lib/openapi";
+import { errorsOf } from "@/lib/openapi";
 
 export const metadata: Metadata = { title: "API reference" };
 
@@ -85,7 +87,8 @@ export default function DocsPage() {
           <li>
             <strong>Credentials.</strong> Programs send{" "}
             <code>Authorization: Bearer &lt;credential&gt;</code>: an API key (
-            <a href="/settings/keys">Settings → API keys</a>; scopes read, write, settle;
+            <a href="/settings/keys">Settings → API keys</a>; each endpoint below names the one
+            scope a key needs: read, write, settle (anything that moves money) or webhooks;
             rate-limited with <code>RateLimit-*</code> headers), the token{" "}
             <code>POST /api/auth/session</code> returns, or your identity provider&apos;s ID token.
           </li>
@@ -110,6 +113,9 @@ export default function DocsPage() {
               <a href="#money-flow">How the money moves</a>
             </li>
             <li>
+              <a href="#funding">Funding a deal</a>
+            </li>
+            <li>
               <a href="#try-it">Try it</a>
             </li>
             <li>
@@ -127,12 +133,13 @@ export default function DocsPage() {
         <h2 id="money-flow">How the money moves</h2>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling code block must be reachable by keyboard to be scrolled (WCAG 2.1.1; axe scrollable-region-focusable) */}
         <pre className="mono small scroll-x" tabIndex={0}>
-          {`brand wallet ──fund(dealKey, evaluator, deadline, amounts)──▶ MilestoneEscrow
+          {`brand wallet ──fund(dealRef, evaluator, deadline, amounts)──▶ MilestoneEscrow
                                                                   │
       settle (evaluator: release(…, payout, verdictHash)) ────────┤
                                                                   ├─ payout ─────▶ creator
                                                                   └─ remainder ──▶ brand
       brand: cancel(dealKey) while nobody took the deal ──────────── everything ─▶ brand
+      (dealKey = keccak256(abi.encode(brand wallet, dealRef)): only the funder's own key)
       anyone, after deadline + 7 days: refundExpired(dealKey, i) ─── milestone i ▶ brand`}
         </pre>
         <p className="small">
@@ -144,6 +151,7 @@ export default function DocsPage() {
           the grace period, without the service.
         </p>
       </section>
+      <FundingDocs />
       <div id="try-it">
         <TryIt
           endpoints={endpoints
@@ -180,7 +188,7 @@ export default function DocsPage() {
                       : e.sessionOnly
                         ? "Session only (no API key)"
                         : e.auth
-                          ? "API key or session"
+                          ? `API key (${e.scope}) or session`
                           : "No auth"}
                   </span>
                 </div>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { type SignInMode, SignInPanel } from "@/components/sign-in-panel";
 import { identityConfig, usesDevIdentityProvider } from "@/lib/auth/identity";
+import { safeNextPath } from "@/lib/auth/safe-next";
 
 export const metadata: Metadata = { title: "Sign in" };
 // Which provider signs users in is runtime configuration, not a build-time fact.
@@ -14,18 +15,11 @@ function signInMode(): SignInMode {
   }
 }
 
-/** Only same-site paths, so ?next= cannot send a user elsewhere after signing in. */
-function safeNext(value: string | string[] | undefined): string | null {
-  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//")
-    ? value
-    : null;
-}
-
 export default async function SignInPage({
   searchParams,
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { next } = await searchParams;
-  return <SignInPanel mode={signInMode()} next={safeNext(next)} />;
+  return <SignInPanel mode={signInMode()} next={safeNextPath(next)} />;
 }

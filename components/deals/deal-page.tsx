@@ -20,7 +20,16 @@ import { useDeal, useRelayStatus } from "./queries";
 // with "Accept". The page arrives rendered with the deal (app/deals/[id]/page.tsx); while
 // something is in flight it polls the deal, and it reads it again when the tab comes back.
 
-export function DealPage({ initial, user }: { initial: DealJson; user: User }) {
+export function DealPage({
+  initial,
+  user,
+  onrampTemplate = null,
+}: {
+  initial: DealJson;
+  user: User;
+  /** The card on-ramp's URL template (ONRAMP_URL), for the funding panel; null: none. */
+  onrampTemplate?: string | null;
+}) {
   const { deal, error, reload } = useDeal(initial.id, initial, (d) => inFlight(d, user));
   const viewer = viewerOf(deal, user);
   const relay = useRelayStatus(viewer === "brand");
@@ -50,6 +59,7 @@ export function DealPage({ initial, user }: { initial: DealJson; user: User }) {
         <FundingPanel
           deal={deal}
           relay={relay}
+          onrampTemplate={onrampTemplate}
           onFunded={async (notice) => {
             setFunded(notice);
             await reload();

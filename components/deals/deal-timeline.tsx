@@ -29,6 +29,8 @@ const EVENT_ICONS: Record<string, string> = {
   decided: "⚖",
   overdue: "⏰",
   review_window_elapsed: "⏰",
+  "deposit.received": "⬇",
+  "funding.returned": "↩",
 };
 
 export function DealTimeline({ deal }: { deal: DealJson }) {

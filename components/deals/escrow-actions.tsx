@@ -107,7 +107,7 @@ function CancelFunded({ deal, onChanged }: { deal: DealJson; onChanged(): Promis
   }
 
   async function cancel() {
-    if (!address || !escrow) return;
+    if (!address || !escrow || !brandWallet) return;
     setError(null);
     try {
       setStep("wallet");
@@ -119,7 +119,8 @@ function CancelFunded({ deal, onChanged }: { deal: DealJson; onChanged(): Promis
           address: escrow,
           abi: milestoneEscrowAbi,
           functionName: "cancel",
-          args: [dealKey(deal.id)],
+          // The escrow keys the deal by the wallet that funded it (only it may cancel).
+          args: [dealKey(brandWallet, deal.id)],
         });
       } catch (err) {
         // Cancelled already (an earlier try): the server only needs to see it.

@@ -1,9 +1,10 @@
 "use client";
 
-import { type QueryKey, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type QueryKey, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { ApiError, apiFetch } from "@/lib/client/api";
 import type { DealJson } from "./format";
+import type { DepositJson, FundingJson } from "./funding/types";
 import type { RelayStatus } from "./settle-panel";
 
 // The deal page's reads, through TanStack Query (mounted by app/deals/layout.tsx): one cache
@@ -53,4 +54,79 @@ export function useRelayStatus(enabled: boolean): RelayStatus | null {
     staleTime: 60_000,
   });
   return query.data ?? null;
+}
+
+export const fundingQueryKey = (dealId: string): QueryKey => ["funding", dealId];
+
+/** While a deposit is on its way, the funding state is read again this often. */
+export const DEPOSIT_POLL_MS = 4000;
+
+/**
+ * What the brand funds an unfunded deal with: the escrow terms and, once asked for, the
+ * deposit's instructions and live status.
+ */
+export function useFunding(deal: Pick<DealJson, "id" | "termsVersion">) {
+  return useQuery({
+    // The terms follow the deal's: an edit (a new termsVersion) reads them afresh.
+    queryKey: [...fundingQueryKey(deal.id), deal.termsVersion],
+    queryFn: ({ signal }) =>
+      apiFetch<{ funding: FundingJson }>(`/api/deals/${encodeURIComponent(deal.id)}/funding`, {
+        signal,
+      }),
+    // While money is on its way, and until the funded deal opens (this is read only while
+    // the deal is unfunded: the panel that reads it goes away then).
+    refetchInterval: (q) => {
+      const status = q.state.data?.funding.deposit?.status;
+      return status === "awaiting" || status === "underpaid" || status === "funded"
+        ? DEPOSIT_POLL_MS
+        : false;
+    },
+    refetchOnWindowFocus: true,
+  });
+}
+
+/**
+ * POST /api/deals/:id/funding/deposit: the deal's deposit instructions for the refund address
+ * the brand names. The answer goes straight into the funding state, which then polls.
+ */
+export function useRequestDeposit(dealId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (refundAddress: string) =>
+      apiFetch<{ deposit: DepositJson }>(
+        `/api/deals/${encodeURIComponent(dealId)}/funding/deposit`,
+        { body: { refundAddress } },
+      ),
+    onSuccess: ({ deposit }) => {
+      queryClient.setQueriesData<{ funding: FundingJson }>(
+        { queryKey: fundingQueryKey(dealId) },
+        (old) => (old ? { funding: { ...old.funding, deposit } } : old),
+      );
+      return queryClient.invalidateQueries({ queryKey: fundingQueryKey(dealId) });
+    },
+  });
+}
+
+/**
+ * "Check for my payment": POST /api/deals/:id/funding looks at the deposit address (and the
+ * escrow) now instead of at the next scheduled check. Resolves with the deal once funded, or
+ * null while the money is not all there (the funding state is read again either way).
+ */
+export function useCheckDeposit(dealId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (): Promise<DealJson | null> => {
+      try {
+        const res = await apiFetch<{ deal: DealJson }>(
+          `/api/deals/${encodeURIComponent(dealId)}/funding`,
+          { body: {} },
+        );
+        return res.deal;
+      } catch (err) {
+        if (err instanceof ApiError && err.code === "not_funded") return null;
+        throw err;
+      }
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: fundingQueryKey(dealId) }),
+  });
 }

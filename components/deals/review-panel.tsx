@@ -458,12 +458,8 @@ function OverdueRefund({
           <strong>Take {formatUsdc(m.amount)} back?</strong>
           <span className="small">
             The escrow returns it to{" "}
-            {deal.escrow.brandWallet ? (
-              <AddressLink address={deal.escrow.brandWallet} />
-            ) : (
-              "your wallet"
-            )}
-            ; the creator can no longer deliver this milestone.
+            {deal.escrow.refundTo ? <AddressLink address={deal.escrow.refundTo} /> : "your wallet"};
+            the creator can no longer deliver this milestone.
           </span>
         </ConfirmBox>
       ) : (

@@ -375,9 +375,9 @@ function SettleConfirm({
             <dt>Back to you</dt>
             <dd className="kv-value">
               {formatUnitsUsdc(BigInt(rest))}{" "}
-              {deal.escrow.brandWallet && (
+              {deal.escrow.refundTo && (
                 <span className="muted small">
-                  to <AddressLink address={deal.escrow.brandWallet} />
+                  to <AddressLink address={deal.escrow.refundTo} />
                 </span>
               )}
             </dd>

@@ -8,7 +8,7 @@ import { apiFetch, errorMessage } from "@/lib/client/api";
 // with their prefix, scopes, expiry and last use, and revoke one. Key management is
 // session-only on the server (an API key cannot manage keys).
 
-type Scope = "read" | "write" | "settle";
+type Scope = "read" | "write" | "settle" | "webhooks";
 
 export type ApiKeyItem = {
   id: string;
@@ -22,13 +22,26 @@ export type ApiKeyItem = {
 };
 
 const SCOPES: { value: Scope; label: string; hint: string }[] = [
-  { value: "read", label: "Read", hint: "GET requests: deals, milestones, events, your profile" },
+  {
+    value: "read",
+    label: "Read",
+    hint: "reads: deals, milestones, events, notifications, your profile",
+  },
   {
     value: "write",
     label: "Write",
-    hint: "create deals, submit deliverables, appeals and other changes",
+    hint: "create and edit deals, take them, submit deliverables, verify, appeal: changes that move no money",
   },
-  { value: "settle", label: "Settle", hint: "move money: settle, decide, refund and cancel" },
+  {
+    value: "settle",
+    label: "Settle",
+    hint: "move money: settle, decide, refund, cancel, fund gaslessly and the test faucets",
+  },
+  {
+    value: "webhooks",
+    label: "Webhooks",
+    hint: "webhook endpoints (reading them too): create, change, delete, rotate secrets, resend deliveries",
+  },
 ];
 
 const EXPIRY_CHOICES = [

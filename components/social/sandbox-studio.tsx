@@ -82,7 +82,9 @@ export function SandboxStudio() {
         <p className="muted">
           A stand-in for Instagram, TikTok and the rest while Milestone runs on its own. Publish a
           post here, then submit its URL as your deliverable: the verifier reads the published
-          caption and author, not what you type in the submission form.
+          caption and author, not what you type in the submission form. Like on any platform, your
+          posts count once you have verified your handle: publish a post containing the code shown
+          on <a href="/profile">your profile</a>, then press Check now there.
         </p>
         <form className="stack" onSubmit={publish} data-testid="sandbox-publish">
           <label className="field">

@@ -40,7 +40,8 @@ export function WebhookDocs() {
         activity log is POSTed to it as JSON:{" "}
         <code>{'{ "id", "type", "createdAt", "data": { "dealId", "milestoneId", … } }'}</code>.
         Types: created, funded, taken, submitted, verified, rejected, approved, paid, refunded,
-        cancelled, expired, completed, appealed, decided, overdue, review_window_elapsed.
+        cancelled, expired, completed, appealed, decided, overdue, review_window_elapsed,
+        deposit.received, funding.returned.
       </p>
       <ul className="small">
         <li>
@@ -59,7 +60,10 @@ export function WebhookDocs() {
           The delivery log shows each status code; any delivery can be resent.
         </li>
         <li>
-          Endpoints must be https on a public address (private and metadata addresses are refused).
+          Endpoints must be https on a public address (private, loopback and metadata addresses are
+          refused). To receive events on your own machine while developing, the operator lists the
+          receiver&apos;s <code>host:port</code> in <code>FETCH_ALLOWED_HOSTS</code> (plain http is
+          then accepted for it too); a tunnel with a public https URL works without it.
         </li>
       </ul>
       <pre className="mono small" style={{ overflowX: "auto" }}>

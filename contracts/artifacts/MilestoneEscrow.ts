@@ -17,7 +17,7 @@ export const milestoneEscrowAbi = [
     inputs: [
       {
         internalType: "bytes32",
-        name: "dealId",
+        name: "dealKey",
         type: "bytes32",
       },
     ],
@@ -28,7 +28,7 @@ export const milestoneEscrowAbi = [
     inputs: [
       {
         internalType: "bytes32",
-        name: "dealId",
+        name: "dealKey",
         type: "bytes32",
       },
     ],
@@ -50,7 +50,7 @@ export const milestoneEscrowAbi = [
     inputs: [
       {
         internalType: "bytes32",
-        name: "dealId",
+        name: "dealKey",
         type: "bytes32",
       },
     ],
@@ -61,7 +61,7 @@ export const milestoneEscrowAbi = [
     inputs: [
       {
         internalType: "bytes32",
-        name: "dealId",
+        name: "dealKey",
         type: "bytes32",
       },
     ],
@@ -72,7 +72,7 @@ export const milestoneEscrowAbi = [
     inputs: [
       {
         internalType: "bytes32",
-        name: "dealId",
+        name: "dealKey",
         type: "bytes32",
       },
     ],
@@ -83,7 +83,7 @@ export const milestoneEscrowAbi = [
     inputs: [
       {
         internalType: "bytes32",
-        name: "dealId",
+        name: "dealKey",
         type: "bytes32",
       },
       {
@@ -120,7 +120,7 @@ export const milestoneEscrowAbi = [
     inputs: [
       {
         internalType: "bytes32",
-        name: "dealId",
+        name: "dealKey",
         type: "bytes32",
       },
       {
@@ -262,7 +262,7 @@ export const milestoneEscrowAbi = [
       {
         indexed: true,
         internalType: "bytes32",
-        name: "dealId",
+        name: "dealKey",
         type: "bytes32",
       },
       {
@@ -281,7 +281,7 @@ export const milestoneEscrowAbi = [
       {
         indexed: true,
         internalType: "bytes32",
-        name: "dealId",
+        name: "dealKey",
         type: "bytes32",
       },
       {
@@ -306,7 +306,7 @@ export const milestoneEscrowAbi = [
       {
         indexed: true,
         internalType: "bytes32",
-        name: "dealId",
+        name: "dealKey",
         type: "bytes32",
       },
       {
@@ -317,6 +317,12 @@ export const milestoneEscrowAbi = [
       },
       {
         indexed: true,
+        internalType: "bytes32",
+        name: "dealRef",
+        type: "bytes32",
+      },
+      {
+        indexed: false,
         internalType: "address",
         name: "evaluator",
         type: "address",
@@ -349,7 +355,26 @@ export const milestoneEscrowAbi = [
       {
         indexed: true,
         internalType: "bytes32",
-        name: "dealId",
+        name: "dealKey",
+        type: "bytes32",
+      },
+      {
+        indexed: true,
+        internalType: "address",
+        name: "refundTo",
+        type: "address",
+      },
+    ],
+    name: "RefundRecipientSet",
+    type: "event",
+  },
+  {
+    anonymous: false,
+    inputs: [
+      {
+        indexed: true,
+        internalType: "bytes32",
+        name: "dealKey",
         type: "bytes32",
       },
       {
@@ -374,7 +399,7 @@ export const milestoneEscrowAbi = [
       {
         indexed: true,
         internalType: "bytes32",
-        name: "dealId",
+        name: "dealKey",
         type: "bytes32",
       },
       {
@@ -467,7 +492,7 @@ export const milestoneEscrowAbi = [
     inputs: [
       {
         internalType: "bytes32",
-        name: "dealId",
+        name: "key",
         type: "bytes32",
       },
       {
@@ -485,13 +510,37 @@ export const milestoneEscrowAbi = [
     inputs: [
       {
         internalType: "bytes32",
-        name: "dealId",
+        name: "key",
         type: "bytes32",
       },
     ],
     name: "cancel",
     outputs: [],
     stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "address",
+        name: "funder",
+        type: "address",
+      },
+      {
+        internalType: "bytes32",
+        name: "dealRef",
+        type: "bytes32",
+      },
+    ],
+    name: "dealKey",
+    outputs: [
+      {
+        internalType: "bytes32",
+        name: "",
+        type: "bytes32",
+      },
+    ],
+    stateMutability: "pure",
     type: "function",
   },
   {
@@ -541,7 +590,7 @@ export const milestoneEscrowAbi = [
     inputs: [
       {
         internalType: "bytes32",
-        name: "dealId",
+        name: "dealRef",
         type: "bytes32",
       },
       {
@@ -569,7 +618,7 @@ export const milestoneEscrowAbi = [
     inputs: [
       {
         internalType: "bytes32",
-        name: "dealId",
+        name: "dealRef",
         type: "bytes32",
       },
       {
@@ -617,7 +666,40 @@ export const milestoneEscrowAbi = [
     inputs: [
       {
         internalType: "bytes32",
-        name: "dealId",
+        name: "dealRef",
+        type: "bytes32",
+      },
+      {
+        internalType: "address",
+        name: "evaluator",
+        type: "address",
+      },
+      {
+        internalType: "uint64",
+        name: "deadline",
+        type: "uint64",
+      },
+      {
+        internalType: "uint256[]",
+        name: "amounts",
+        type: "uint256[]",
+      },
+      {
+        internalType: "address",
+        name: "refundTo",
+        type: "address",
+      },
+    ],
+    name: "fundWithRefundAddress",
+    outputs: [],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "bytes32",
+        name: "dealRef",
         type: "bytes32",
       },
       {
@@ -656,7 +738,7 @@ export const milestoneEscrowAbi = [
     inputs: [
       {
         internalType: "bytes32",
-        name: "dealId",
+        name: "key",
         type: "bytes32",
       },
     ],
@@ -720,7 +802,7 @@ export const milestoneEscrowAbi = [
     inputs: [
       {
         internalType: "bytes32",
-        name: "dealId",
+        name: "key",
         type: "bytes32",
       },
       {
@@ -749,7 +831,7 @@ export const milestoneEscrowAbi = [
     inputs: [
       {
         internalType: "bytes32",
-        name: "dealId",
+        name: "key",
         type: "bytes32",
       },
       {
@@ -767,7 +849,26 @@ export const milestoneEscrowAbi = [
     inputs: [
       {
         internalType: "bytes32",
-        name: "dealId",
+        name: "key",
+        type: "bytes32",
+      },
+    ],
+    name: "refundRecipient",
+    outputs: [
+      {
+        internalType: "address",
+        name: "",
+        type: "address",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "bytes32",
+        name: "key",
         type: "bytes32",
       },
       {
@@ -795,7 +896,7 @@ export const milestoneEscrowAbi = [
     inputs: [
       {
         internalType: "bytes32",
-        name: "dealId",
+        name: "key",
         type: "bytes32",
       },
       {

@@ -4,3 +4,5 @@
 export { mockUsdcBytecode } from "./MockUSDC.bytecode";
 export { reputationRegistryBytecode } from "./ReputationRegistry.bytecode";
 export { milestoneEscrowBytecode } from "./MilestoneEscrow.bytecode";
+export { depositForwarderBytecode } from "./DepositForwarder.bytecode";
+export { depositForwarderFactoryBytecode } from "./DepositForwarderFactory.bytecode";

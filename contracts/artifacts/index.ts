@@ -3,3 +3,5 @@
 export { mockUsdcAbi } from "./MockUSDC";
 export { reputationRegistryAbi } from "./ReputationRegistry";
 export { milestoneEscrowAbi } from "./MilestoneEscrow";
+export { depositForwarderAbi } from "./DepositForwarder";
+export { depositForwarderFactoryAbi } from "./DepositForwarderFactory";

@@ -3,6 +3,7 @@ import type { DbOrTx } from "@/db/client";
 import {
   type Deal,
   type Deliverable,
+  dealDeposits,
   deals,
   deliverables,
   type Milestone,
@@ -210,16 +211,28 @@ export type DealDetails = {
   verifications: Verification[];
   settlements: Settlement[];
   parties: Pick<User, "id" | "email" | "walletAddress" | "displayName">[];
+  /**
+   * The deposit addresses that funded deals (the escrow deal's funder is then the forwarder,
+   * and what is not released goes to the refund address the brand named for it).
+   */
+  fundingDeposits: { dealId: string; address: string; refundAddress: string }[];
 };
 
 /** Ids bound as one array parameter (`= any($1::uuid[])`), not one parameter per id. */
 const anyId = (ids: string[]) => sql`any(${`{${ids.join(",")}}`}::uuid[])`;
 
-/** Everything needed to render a set of deals, in five queries whatever their number. */
+/** Everything needed to render a set of deals, in six queries whatever their number. */
 export async function loadDealDetails(db: DbOrTx, dealList: Deal[]): Promise<DealDetails> {
   const dealIds = dealList.map((d) => d.id);
   if (dealIds.length === 0)
-    return { milestones: [], deliverables: [], verifications: [], settlements: [], parties: [] };
+    return {
+      milestones: [],
+      deliverables: [],
+      verifications: [],
+      settlements: [],
+      parties: [],
+      fundingDeposits: [],
+    };
   const ms = await db
     .select()
     .from(milestones)
@@ -229,7 +242,8 @@ export async function loadDealDetails(db: DbOrTx, dealList: Deal[]): Promise<Dea
   const partyIds = [
     ...new Set(dealList.flatMap((d) => (d.creatorId ? [d.brandId, d.creatorId] : [d.brandId]))),
   ];
-  const [dv, vf, st, parties] = await Promise.all([
+  const fundedIds = dealList.filter((d) => d.brandWallet).map((d) => d.id);
+  const [dv, vf, st, parties, fundingDeposits] = await Promise.all([
     milestoneIds.length
       ? db
           .select()
@@ -259,8 +273,31 @@ export async function loadDealDetails(db: DbOrTx, dealList: Deal[]): Promise<Dea
       })
       .from(users)
       .where(sql`${users.id} = ${anyId(partyIds)}`),
+    fundedIds.length
+      ? db
+          .select({
+            dealId: dealDeposits.dealId,
+            address: dealDeposits.address,
+            refundAddress: dealDeposits.refundAddress,
+          })
+          .from(dealDeposits)
+          .innerJoin(deals, eq(deals.id, dealDeposits.dealId))
+          .where(
+            and(
+              sql`${dealDeposits.dealId} = ${anyId(fundedIds)}`,
+              sql`lower(${dealDeposits.address}) = lower(${deals.brandWallet})`,
+            ),
+          )
+      : [],
   ]);
-  return { milestones: ms, deliverables: dv, verifications: vf, settlements: st, parties };
+  return {
+    milestones: ms,
+    deliverables: dv,
+    verifications: vf,
+    settlements: st,
+    parties,
+    fundingDeposits,
+  };
 }
 
 // ── Editing a deal nobody has taken (lib/deals/edit.ts) ──────────────────────────────────

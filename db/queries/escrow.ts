@@ -1,4 +1,4 @@
-import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { placeholder, reusable } from "@/db/reusable";
 import { type Deal, deals, milestones } from "@/db/schema";
@@ -30,7 +30,20 @@ export async function lockDeal(tx: DbOrTx, dealId: string): Promise<Deal | undef
   return d;
 }
 
-/** Opens an unfunded deal with what the escrow holds; undefined when it was not unfunded. */
+/** No funding hold, or one that ran out (a crashed request's). */
+const notHeld = sql`(${deals.fundingHeldUntil} is null or ${deals.fundingHeldUntil} <= now())`;
+
+/**
+ * A deal the escrow may hold money for that the app has not opened: unfunded, or cancelled
+ * before any funding was seen (a funding from a wallet may have landed after the cancel).
+ */
+const neverFunded = sql`(${deals.status} = 'unfunded' or (${deals.status} = 'cancelled' and ${deals.fundedAt} is null))`;
+
+/**
+ * Opens a deal with what the escrow holds: an unfunded one, or one cancelled in the app
+ * before its funding was seen (the escrow holds its money, so it is open again); its funding
+ * hold ends. Undefined when the deal was neither.
+ */
 export async function markDealFunded(
   tx: DbOrTx,
   dealId: string,
@@ -41,8 +54,84 @@ export async function markDealFunded(
 ): Promise<Deal | undefined> {
   const [row] = await tx
     .update(deals)
-    .set({ status: "open", ...f, fundedAt: new Date(), updatedAt: new Date() })
-    .where(and(eq(deals.id, dealId), eq(deals.status, "unfunded")))
+    .set({
+      status: "open",
+      ...f,
+      fundedAt: new Date(),
+      fundingHeldUntil: null,
+      fundingAttempts: [],
+      updatedAt: new Date(),
+    })
+    .where(and(eq(deals.id, dealId), neverFunded))
+    .returning();
+  return row;
+}
+
+/**
+ * A funding the service relays holds the unfunded deal until `seconds` from now, in the
+ * statement that finds it unfunded, so a cancel cannot slip between that check and the
+ * relay (cancelUnfundedDeal waits for the hold to end). Attempts with the same funder share
+ * the hold (the escrow refuses a second funding of one key, so they cannot move money twice);
+ * another funder's attempt is refused while it lasts. The funder becomes the deal's funding
+ * wallet. Undefined when the deal is not unfunded or another funder holds it.
+ */
+export async function holdForFunding(
+  db: DbOrTx,
+  dealId: string,
+  h: { attempt: string; funder: string; seconds: number },
+): Promise<Deal | undefined> {
+  const [row] = await db
+    .update(deals)
+    .set({
+      fundingAttempts: sql`case when ${notHeld} then array[${h.attempt}::uuid] else array_append(${deals.fundingAttempts}, ${h.attempt}::uuid) end`,
+      fundingHeldUntil: sql`now() + ${Math.ceil(h.seconds)}::int * interval '1 second'`,
+      brandWallet: h.funder,
+    })
+    .where(
+      and(
+        eq(deals.id, dealId),
+        eq(deals.status, "unfunded"),
+        sql`(${notHeld} or lower(${deals.brandWallet}) = lower(${h.funder}))`,
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/**
+ * The attempt's funding resolved without opening the deal (refused: nothing moved): it
+ * leaves the hold, which ends with the last attempt. A stale attempt (its hold ran out and
+ * another began) changes nothing.
+ */
+export async function releaseFundingHold(
+  db: DbOrTx,
+  dealId: string,
+  attempt: string,
+): Promise<void> {
+  const rest = sql`array_remove(${deals.fundingAttempts}, ${attempt}::uuid)`;
+  await db
+    .update(deals)
+    .set({
+      fundingAttempts: rest,
+      fundingHeldUntil: sql`case when cardinality(${rest}) = 0 then null else ${deals.fundingHeldUntil} end`,
+    })
+    .where(and(eq(deals.id, dealId), sql`${attempt}::uuid = any(${deals.fundingAttempts})`));
+}
+
+/**
+ * The wallet the brand said it funds an unfunded deal from (lib/escrow/deals.ts): the escrow
+ * key the funding checks and the watcher read until the deal opens. Undefined when the deal
+ * was no longer unfunded, or a relayed funding holds it (its funder is the wallet then).
+ */
+export async function setFundingWallet(
+  db: DbOrTx,
+  dealId: string,
+  wallet: string,
+): Promise<Deal | undefined> {
+  const [row] = await db
+    .update(deals)
+    .set({ brandWallet: wallet })
+    .where(and(eq(deals.id, dealId), eq(deals.status, "unfunded"), notHeld))
     .returning();
   return row;
 }
@@ -91,19 +180,28 @@ export async function closeDeal(
 }
 
 /**
- * Deals the watcher looks at: unfunded, open or active (optionally one of them), least
- * recently updated first.
+ * Deals the watcher looks at: unfunded, open or active, and those cancelled before any
+ * funding was seen whose deadline is after `cancelledDeadlineAfter` (a funding from a wallet
+ * may have reached the escrow after the cancel; the escrow takes none past the deadline) —
+ * optionally one of them, least recently updated first.
  */
 export async function listDealsToWatch(
   db: DbOrTx,
-  opts: { dealId?: string; limit: number },
+  opts: { dealId?: string; limit: number; cancelledDeadlineAfter: Date },
 ): Promise<Deal[]> {
   return db
     .select()
     .from(deals)
     .where(
       and(
-        inArray(deals.status, ["unfunded", "open", "active"]),
+        or(
+          inArray(deals.status, ["unfunded", "open", "active"]),
+          and(
+            eq(deals.status, "cancelled"),
+            isNull(deals.fundedAt),
+            gt(deals.deadlineAt, opts.cancelledDeadlineAfter),
+          ),
+        ),
         opts.dealId ? eq(deals.id, opts.dealId) : undefined,
       ),
     )
@@ -113,13 +211,14 @@ export async function listDealsToWatch(
 
 /**
  * Cancels a deal nobody funded (the brand's cancel, lib/deals/funding.ts, after it found the
- * deal is theirs); undefined when it was no longer unfunded.
+ * deal is theirs and the escrow empty); undefined when it was no longer unfunded or a
+ * funding holds it (holdForFunding): the same row, so one of the two statements wins.
  */
 export async function cancelUnfundedDeal(tx: DbOrTx, dealId: string): Promise<Deal | undefined> {
   const [row] = await tx
     .update(deals)
     .set({ status: "cancelled", updatedAt: new Date() })
-    .where(and(eq(deals.id, dealId), eq(deals.status, "unfunded")))
+    .where(and(eq(deals.id, dealId), eq(deals.status, "unfunded"), notHeld))
     .returning();
   return row;
 }

@@ -48,6 +48,7 @@ const insertSettlementStatement = reusable((db) =>
       revision: p("revision"),
       status: "pending",
       leaseExpiresAt: leaseFor(p("leaseSeconds")),
+      leaseOwner: sql`gen_random_uuid()`,
     })
     .returning()
     .prepare("insert_settlement"),
@@ -104,6 +105,7 @@ const confirmStatement = reusable((db) =>
       error: null,
       // Nothing is left to do on it: the lease goes with the payment.
       leaseExpiresAt: null,
+      leaseOwner: null,
       updatedAt: timestampAt("now"),
     })
     .where(eq(settlements.id, p("id")))
@@ -173,7 +175,10 @@ export async function findSettlement(db: DbOrTx, id: string): Promise<Settlement
   return row;
 }
 
-/** Takes the lease on a settlement for `seconds`, or returns null when someone else holds it. */
+/**
+ * Takes the lease on a settlement for `seconds` under a new owner token (the row's
+ * leaseOwner), or returns null when someone else holds it.
+ */
 export async function takeSettlementLease(
   db: DbOrTx,
   id: string,
@@ -181,7 +186,7 @@ export async function takeSettlementLease(
 ): Promise<Settlement | null> {
   const [row] = await db
     .update(settlements)
-    .set({ leaseExpiresAt: leaseFor(seconds) })
+    .set({ leaseExpiresAt: leaseFor(seconds), leaseOwner: sql`gen_random_uuid()` })
     .where(
       and(
         eq(settlements.id, id),
@@ -192,8 +197,20 @@ export async function takeSettlementLease(
   return row ?? null;
 }
 
-export async function releaseSettlementLease(db: DbOrTx, id: string): Promise<void> {
-  await db.update(settlements).set({ leaseExpiresAt: null }).where(eq(settlements.id, id));
+/**
+ * Ends the lease `owner` holds. A caller whose lease ran out (and was taken over) releases
+ * nothing: the new holder keeps it.
+ */
+export async function releaseSettlementLease(
+  db: DbOrTx,
+  id: string,
+  owner: string | null,
+): Promise<void> {
+  if (!owner) return;
+  await db
+    .update(settlements)
+    .set({ leaseExpiresAt: null, leaseOwner: null })
+    .where(and(eq(settlements.id, id), eq(settlements.leaseOwner, owner)));
 }
 
 export async function markSettlementFailed(db: DbOrTx, id: string, error: string): Promise<void> {

@@ -50,17 +50,21 @@ export async function findDeliverable(
 
 /**
  * Takes the verifier lease of the milestone's revision for `leaseMs` (a conditional update,
- * no transaction): true when taken, false when someone holds it or the revision moved on.
+ * no transaction): the new owner token when taken, null when someone holds it or the
+ * revision moved on.
  */
 export async function takeVerifyLease(
   db: DbOrTx,
   milestoneId: string,
   revision: number,
   leaseMs: number,
-): Promise<boolean> {
-  const taken = await db
+): Promise<string | null> {
+  const [taken] = await db
     .update(milestones)
-    .set({ verifyLeaseExpiresAt: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
+    .set({
+      verifyLeaseExpiresAt: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
+      verifyLeaseOwner: sql`gen_random_uuid()`,
+    })
     .where(
       and(
         eq(milestones.id, milestoneId),
@@ -71,15 +75,20 @@ export async function takeVerifyLease(
         ),
       ),
     )
-    .returning({ id: milestones.id });
-  return taken.length > 0;
+    .returning({ owner: milestones.verifyLeaseOwner });
+  return taken?.owner ?? null;
 }
 
-export async function releaseVerifyLease(db: DbOrTx, milestoneId: string): Promise<void> {
+/** Ends the verifier lease `owner` holds; a lease taken over since is left to its new holder. */
+export async function releaseVerifyLease(
+  db: DbOrTx,
+  milestoneId: string,
+  owner: string,
+): Promise<void> {
   await db
     .update(milestones)
-    .set({ verifyLeaseExpiresAt: null })
-    .where(eq(milestones.id, milestoneId));
+    .set({ verifyLeaseExpiresAt: null, verifyLeaseOwner: null })
+    .where(and(eq(milestones.id, milestoneId), eq(milestones.verifyLeaseOwner, owner)));
 }
 
 /** The milestone's current revision and verifier lease, or undefined when it is gone. */

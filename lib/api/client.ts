@@ -1,12 +1,15 @@
 import type { z } from "zod";
 import type { UserJson } from "@/lib/auth/users";
+import type { ChainInfoJson } from "@/lib/chain/integrator-info";
 import type { DealPage } from "@/lib/deals/deals";
 import type { MilestoneDetailJson } from "@/lib/deals/milestones";
 import type { createDealBody, dealListQuery, deliverableBody } from "@/lib/deals/schemas";
 import type { DealJson, VerdictJson } from "@/lib/deals/serialize";
 import type { ErrorCode } from "@/lib/errors";
 import type { FundingTermsJson } from "@/lib/escrow/deals";
+import type { DepositJson } from "@/lib/escrow/deposit";
 import type { DealEventJson } from "@/lib/events/events";
+import type { LedgerEntryJson, ledgerCsvQuery } from "@/lib/ledger/ledger";
 import type { NotificationJson } from "@/lib/notify/inbox";
 import type { MarkReadBody } from "@/lib/notify/schemas";
 import type { DecideResult } from "@/lib/settle/decisions";
@@ -15,6 +18,7 @@ import type { decisionBody, settleBody } from "@/lib/settle/schemas";
 import type { SettleResult } from "@/lib/settle/settle";
 import type { ProfileJson } from "@/lib/users/profile";
 import type { EvidenceJson } from "@/lib/verify/evidence/read";
+import type { WalletOverviewJson, WithdrawalBody, WithdrawalJson } from "@/lib/wallet/schemas";
 import type { WebhookDeliveryJson, WebhookEndpointJson } from "@/lib/webhooks/endpoints";
 import type { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 import { type ErrorBody, errorEnvelope, readBody } from "./envelope";
@@ -66,6 +70,7 @@ export type DealListQuery = Partial<Omit<z.output<typeof dealListQuery>, "open">
   open?: boolean;
 };
 export type PageQuery = { limit?: number; cursor?: string };
+export type LedgerFilters = z.input<typeof ledgerCsvQuery>;
 export type CreateDealInput = z.input<typeof createDealBody>;
 export type DeliverableInput = z.input<typeof deliverableBody>;
 export type SettleInput = z.input<typeof settleBody>;
@@ -116,9 +121,50 @@ export function createClient(options: ClientOptions) {
     return json as T;
   }
 
+  /** A GET answered with text (the CSV export); errors still come as the JSON envelope. */
+  async function requestText(path: string, query: Query = {}): Promise<string> {
+    const url = new URL(`${base}${path}`);
+    for (const [k, v] of Object.entries(query))
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers = new Headers(options.headers);
+    headers.set("authorization", `Bearer ${credential}`);
+    const res = await doFetch(url, { method: "GET", headers });
+    const { text, json } = await readBody(res);
+    if (!res.ok)
+      throw new ApiError(
+        res.status,
+        errorEnvelope(json) ?? {
+          code: "unexpected_response",
+          message: `HTTP ${res.status}: ${text.slice(0, 200)}`,
+        },
+        res.headers,
+      );
+    return text;
+  }
+
   const id = (value: string) => encodeURIComponent(value);
 
   const client = {
+    /** GET /api/chain (public): chain id, public RPC URL, USDC, escrow, USDC's EIP-712 domain. */
+    getChainInfo: () => request<ChainInfoJson>("GET", "/api/chain"),
+
+    /** GET /api/ledger: a page of the caller's money records, newest first. */
+    listLedger: (query: LedgerFilters & PageQuery = {}) =>
+      request<Paged<"entries", LedgerEntryJson>>("GET", "/api/ledger", { query }),
+
+    /** Every entry of the filtered ledger, page after page (follows nextCursor). */
+    async *allLedgerEntries(query: LedgerFilters = {}): AsyncGenerator<LedgerEntryJson> {
+      let cursor: string | undefined;
+      do {
+        const page = await client.listLedger({ ...query, limit: 100, cursor });
+        yield* page.entries;
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+    },
+
+    /** GET /api/ledger.csv: the filtered ledger as CSV text (RFC 4180). */
+    ledgerCsv: (query: LedgerFilters = {}) => requestText("/api/ledger.csv", query),
+
     /** GET /api/auth/me: the user the credential acts as. */
     me: () => request<{ user: UserJson }>("GET", "/api/auth/me"),
 
@@ -163,16 +209,29 @@ export function createClient(options: ClientOptions) {
 
     /** GET /api/deals/{id}/funding: the brand's escrow terms (`brand`: adds the gasless nonce). */
     getFundingTerms: (dealId: string, query: { brand?: string } = {}) =>
-      request<{ funding: FundingTermsJson & { status: DealJson["status"] } }>(
-        "GET",
-        `/api/deals/${id(dealId)}/funding`,
-        { query },
-      ),
+      request<{
+        funding: FundingTermsJson & {
+          status: DealJson["status"];
+          deposit: DepositJson | null;
+        };
+      }>("GET", `/api/deals/${id(dealId)}/funding`, { query }),
 
-    /** POST /api/deals/{id}/funding: the brand funded the escrow; the contract decides. */
-    reportFunding: (dealId: string, txHash?: string) =>
+    /**
+     * POST /api/deals/{id}/funding: the brand funded the escrow from `brand` (its wallet: the
+     * escrow keys the deal by it); the contract decides.
+     */
+    reportFunding: (dealId: string, txHash?: string, brand?: string) =>
       request<{ deal: DealJson }>("POST", `/api/deals/${id(dealId)}/funding`, {
-        body: txHash ? { txHash } : {},
+        body: { ...(txHash ? { txHash } : {}), ...(brand ? { brand } : {}) },
+      }),
+
+    /**
+     * POST /api/deals/{id}/funding/deposit: the deal's deposit address for `refundAddress`
+     * (default: the one named before, else the account's wallet); settle scope.
+     */
+    requestDeposit: (dealId: string, refundAddress?: string) =>
+      request<{ deposit: DepositJson }>("POST", `/api/deals/${id(dealId)}/funding/deposit`, {
+        body: refundAddress ? { refundAddress } : {},
       }),
 
     /** POST /api/deals/{id}/cancel: end a deal nobody has taken (settle scope). */
@@ -196,6 +255,19 @@ export function createClient(options: ClientOptions) {
         `/api/milestones/${id(milestoneId)}/deliverable`,
         { body },
       ),
+
+    /** GET /api/wallet: the wallets holding the caller's USDC, balances read on-chain. */
+    getWallet: () => request<WalletOverviewJson>("GET", "/api/wallet"),
+
+    /**
+     * POST /api/wallet/withdrawals: send USDC from the caller's embedded wallet to `to` (settle
+     * scope); the same `idempotencyKey` on a retry sends once and answers the first result.
+     */
+    withdraw: (body: WithdrawalBody, idempotencyKey?: string) =>
+      request<{ withdrawal: WithdrawalJson }>("POST", "/api/wallet/withdrawals", {
+        body,
+        idempotencyKey,
+      }),
 
     /** POST /api/verify: the AI verdict on the current revision. */
     verify: (milestoneId: string) =>

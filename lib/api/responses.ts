@@ -26,6 +26,7 @@ import type {
   VerdictJson,
 } from "@/lib/deals/serialize";
 import type { FundingTermsJson } from "@/lib/escrow/deals";
+import type { DepositJson } from "@/lib/escrow/deposit";
 import type { DealEventJson } from "@/lib/events/events";
 import type { Health } from "@/lib/health";
 import type { NotificationJson } from "@/lib/notify/inbox";
@@ -130,6 +131,7 @@ export const escrowSchema = z
     chainId: z.number().int().nullable(),
     address: z.string().nullable(),
     brandWallet: z.string().nullable(),
+    refundTo: z.string().nullable(),
     creatorWallet: z.string().nullable(),
     creatorAssigned: z.boolean(),
     fundingTxHash: z.string().nullable(),
@@ -293,12 +295,50 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<
 const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/) as unknown as z.ZodType<Hex>;
 const units = z.string().regex(/^\d+$/).describe("USDC base units (6 decimals)");
 
+export const depositSchema = z
+  .object({
+    address: address.describe(
+      "Send exactly `amount` USDC here, from any wallet or exchange: the deal's deposit forwarder (CREATE2), which can only fund this deal in the escrow or return the money to `refundAddress`",
+    ),
+    amount: decimal.describe("The deal's total, in USDC"),
+    amountUnits: units,
+    token: z.object({
+      symbol: z.literal("USDC"),
+      address,
+      decimals: z.literal(6),
+    }),
+    chainId: z.number().int(),
+    network: z.string().describe("The chain's name"),
+    paymentUri: z
+      .string()
+      .describe("EIP-681: ethereum:<usdc>@<chainId>/transfer?address=<deposit>&uint256=<units>"),
+    received: decimal.describe(
+      "What the address received (its balance while waiting; what it swept or returned after)",
+    ),
+    receivedUnits: units,
+    status: z
+      .enum(["awaiting", "underpaid", "funded", "returned"])
+      .describe(
+        "awaiting: nothing yet; underpaid: less than `amount` (send the rest); funded: swept into the escrow; returned: sent back to `refundAddress`",
+      ),
+    refundAddress: address.describe(
+      "Where an over-payment, a deposit to a cancelled or expired deal, and every unreleased amount go back",
+    ),
+  })
+  .meta({ id: "Deposit" });
+export const depositResponse = z.object({ deposit: depositSchema });
+
 export const fundingTermsSchema = z
   .object({
     chainId: z.number().int(),
     escrow: address,
     usdc: address,
-    dealKey: hex32,
+    dealRef: hex32.describe("The deal's ref: what `fund` and `fundWithAuthorization` take"),
+    dealKey: hex32
+      .nullable()
+      .describe(
+        "The escrow key of the deal funded by `?brand=` (or the brand's known funding wallet): keccak256(abi.encode(funder, dealRef))",
+      ),
     evaluator: address.describe("This service: the only address that can release milestones"),
     deadline: z.number().int().describe("Unix seconds"),
     graceSeconds: z.number().int(),
@@ -309,6 +349,11 @@ export const fundingTermsSchema = z
       .nullable()
       .describe("The EIP-3009 nonce a gasless authorization must carry (given ?brand=)"),
     status: z.enum(dealStatuses),
+    deposit: depositSchema
+      .nullable()
+      .describe(
+        "The deal's deposit address (null: the brand has no wallet and named no refund address, or the deal never had one)",
+      ),
   })
   .meta({ id: "FundingTerms" });
 export const fundingTermsResponse = z.object({ funding: fundingTermsSchema });
@@ -354,7 +399,21 @@ export const profileSchema = z
 export const profileResponse = z.object({ profile: profileSchema });
 
 export const handleSchema = z
-  .object({ platform: z.string(), handle: z.string(), createdAt: iso })
+  .object({
+    platform: z.string(),
+    handle: z.string(),
+    createdAt: iso,
+    verified: z.boolean().describe("Proved the caller's: only then do its posts count"),
+    verifiedAt: iso.nullable(),
+    verification: z
+      .object({
+        code: z.string().describe("Place it in a post by the handle, then ask for the check"),
+        expiresAt: iso,
+        expired: z.boolean(),
+      })
+      .nullable()
+      .describe("While unverified: the one-time code to place"),
+  })
   .meta({ id: "Handle" });
 export const handleListResponse = z.object({ handles: z.array(handleSchema) });
 export const handleResponse = z.object({ handle: handleSchema });
@@ -574,6 +633,14 @@ export const reconcileResponse = z.object({
   timers: z
     .object({ reviewWindowsElapsed: z.number().int(), overdue: z.number().int() })
     .optional(),
+  deposits: z
+    .object({
+      received: z.number().int(),
+      swept: z.number().int(),
+      returned: z.number().int(),
+      failed: z.number().int(),
+    })
+    .optional(),
 });
 export const openApiDocumentResponse = z
   .object({ openapi: z.literal("3.1.0") })
@@ -604,7 +671,11 @@ export type SchemaChecks = [
   Assignable<z.infer<typeof dealPageResponse>, DealPage>,
   Assignable<z.infer<typeof settleResponse>, SettleResult>,
   Assignable<z.infer<typeof decisionResponse>, DecideResult>,
-  Assignable<z.infer<typeof fundingTermsSchema>, FundingTermsJson & { status: string }>,
+  Assignable<
+    z.infer<typeof fundingTermsSchema>,
+    FundingTermsJson & { status: string; deposit: DepositJson | null }
+  >,
+  Assignable<z.infer<typeof depositSchema>, DepositJson>,
   Assignable<z.infer<typeof userSchema>, UserJson>,
   Assignable<z.infer<typeof walletNonceResponse>, WalletNonceJson>,
   Assignable<z.infer<typeof profileSchema>, ProfileJson>,

@@ -17,7 +17,9 @@ import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@
 // API keys for third parties: `mk_` + 40 base62 characters (~238 random bits), shown once
 // at creation. Only its SHA-256 is stored — a fast hash is right here: the key is random and
 // long, so there is nothing to brute-force, and it is checked on every request. A key acts
-// as its owner within its scopes (read, write, settle; see requiredScope).
+// as its owner within its scopes (apiKeyScopes: read, write, settle, webhooks): each route
+// declares the one it needs in its route({ scope }) options (lib/http.ts), and
+// lib/auth/caller.ts checks it with assertKeyScope.
 
 export const API_KEY_PREFIX = "mk_";
 const BODY_LENGTH = 40;
@@ -190,28 +192,13 @@ export async function authenticateApiKey(
 }
 
 /**
- * Endpoints that move money or decide where it goes: settle, a brand's decision, a
- * creator-triggered settlement, refunds and cancels of funded deals. Everything else that
- * is not a read is `write`.
+ * 403 insufficient_scope unless the key carries the scope the route declared (its
+ * `route({ scope })`, lib/http.ts). No scope declared means the route takes no API key
+ * at all: refused too (fail closed).
  */
-const SETTLE_PATHS = [
-  /^\/api\/settle\/?$/,
-  /^\/api\/milestones\/[^/]+\/(decision|settle|release)\/?$/,
-  /^\/api\/deals\/[^/]+\/(refund|cancel|release)\/?$/,
-];
-
-/** The scope a request needs, decided from its method and path alone (one central rule). */
-export function requiredScope(req: Request): ApiKeyScope {
-  const method = req.method.toUpperCase();
-  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return "read";
-  const { pathname } = new URL(req.url);
-  return SETTLE_PATHS.some((p) => p.test(pathname)) ? "settle" : "write";
-}
-
-/** 403 insufficient_scope unless the key carries the scope this request needs. */
-export function assertKeyScope(key: ApiKey, req: Request): void {
-  const needed = requiredScope(req);
-  if (key.scopes.includes(needed)) return;
+export function assertKeyScope(key: ApiKey, needed: ApiKeyScope | undefined): void {
+  if (needed && key.scopes.includes(needed)) return;
+  if (!needed) throw new AppError("forbidden", "This endpoint does not accept API keys.");
   throw new AppError(
     "insufficient_scope",
     `This API key lacks the "${needed}" scope this request needs (it has: ${key.scopes.join(", ")}).`,

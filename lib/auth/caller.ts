@@ -8,6 +8,7 @@ import { userForIdentity } from "@/lib/auth/sign-in";
 import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { type AuthNeed, scopedAuthenticator } from "@/lib/http";
 import { countRequest, rateLimitHeaders, type Window } from "@/lib/rate-limit";
 import { addResponseHeaders } from "@/lib/response-headers";
 
@@ -19,11 +20,13 @@ import { addResponseHeaders } from "@/lib/response-headers";
 // write must prove it comes from this site (lib/auth/same-origin.ts).
 //
 // A bearer is one of three kinds, told apart by shape alone (no kind can look like another):
-//   `mk_…`            an API key (lib/auth/api-keys.ts): scopes and rate limits apply;
+//   `mk_…`            an API key (lib/auth/api-keys.ts): rate limits apply, and the scope
+//                     the route declared (route({ scope }), handed here as AuthNeed);
 //   five dot-separated segments   a session token (a JWE from POST /api/auth/session);
 //   three dot-separated segments  the identity provider's ID token (a JWS), verified exactly
 //                     as POST /api/auth/session verifies it and mapped to the same user.
-// Anything else is 401 invalid_token.
+// Anything else is 401 invalid_token. Only API keys are scope-limited: a session or identity
+// token acts as the user on every route it reaches.
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RATE_WINDOW_MS = 60_000;
@@ -61,9 +64,9 @@ const userWindow = (userId: string): Window => ({
   windowMs: RATE_WINDOW_MS,
 });
 
-async function userFromApiKey(req: Request, token: string): Promise<User> {
+async function userFromApiKey(req: Request, token: string, need: AuthNeed): Promise<User> {
   const { user, key } = await authenticateApiKey(await getDb(), token);
-  assertKeyScope(key, req);
+  assertKeyScope(key, need.scope);
   await countAgainstLimits(req, [
     { bucket: `api-key:${key.id}`, limit: env().API_KEY_RATE_LIMIT, windowMs: RATE_WINDOW_MS },
     userWindow(user.id),
@@ -92,10 +95,10 @@ async function userFromIdentityToken(req: Request, token: string): Promise<User>
   return user;
 }
 
-async function userFromBearer(req: Request, token: string): Promise<User> {
+async function userFromBearer(req: Request, token: string, need: AuthNeed): Promise<User> {
   switch (bearerKind(token)) {
     case "api_key":
-      return userFromApiKey(req, token);
+      return userFromApiKey(req, token, need);
     case "session":
       return userFromSessionToken(token);
     case "identity":
@@ -108,11 +111,18 @@ async function userFromBearer(req: Request, token: string): Promise<User> {
   }
 }
 
-/** The signed-in caller; 401 unauthenticated without credentials, invalid_token when bad. */
-export async function requireUser(req: Request): Promise<User> {
+/**
+ * The signed-in caller; 401 unauthenticated without credentials, invalid_token when bad.
+ * An API key must carry `need.scope` (403 insufficient_scope); without one it is refused.
+ * Routes take it as `route({ auth: requireUser, scope })`, which hands the scope over.
+ */
+export const requireUser = scopedAuthenticator(async function requireUser(
+  req: Request,
+  need: AuthNeed,
+): Promise<User> {
   const bearer = bearerToken(req);
   // A presented bearer token is decisive: a bad one is an error even if a cookie is sent.
-  if (bearer !== undefined) return userFromBearer(req, bearer);
+  if (bearer !== undefined) return userFromBearer(req, bearer, need);
   const cookie = sessionCookieValue(req);
   if (cookie) {
     assertSameOriginWrite(req);
@@ -122,7 +132,10 @@ export async function requireUser(req: Request): Promise<User> {
     "unauthenticated",
     "Sign in first: send a bearer token or the session cookie.",
   );
-}
+});
+
+/** No API key accepted (its scope is not asked for): sessions and identity tokens only. */
+const NO_API_KEY: AuthNeed = { scope: undefined };
 
 /**
  * The caller signed in with a session (cookie or session bearer token), for what an API key
@@ -137,24 +150,27 @@ export async function requireSessionUser(req: Request): Promise<User> {
     // Still check it: a bad credential is a 401, not a 403 (and a good key is not counted).
     if (kind === "api_key") await authenticateApiKey(await getDb(), bearer);
     else if (kind === "identity") await verifyIdentityToken(bearer, identityConfigOr401());
-    else await userFromBearer(req, bearer);
+    else await userFromBearer(req, bearer, NO_API_KEY);
     throw new AppError(
       "forbidden",
       "Account and session management (API keys, sign-out, role, wallet, profile, handles) needs a signed-in session, not an API key or identity token.",
     );
   }
-  return requireUser(req);
+  return requireUser(req, NO_API_KEY);
 }
 
 /**
  * The caller when there is one, else null. A bad bearer token is still a 401 (the client
  * asked to be someone); a stale cookie just means signed out.
  */
-export async function optionalUser(req: Request): Promise<User | null> {
-  if (bearerToken(req) !== undefined) return requireUser(req);
+export async function optionalUser(
+  req: Request,
+  need: AuthNeed = NO_API_KEY,
+): Promise<User | null> {
+  if (bearerToken(req) !== undefined) return requireUser(req, need);
   if (!sessionCookieValue(req)) return null;
   try {
-    return await requireUser(req);
+    return await requireUser(req, need);
   } catch (err) {
     if (err instanceof AppError && err.code === "invalid_token") return null;
     throw err;

@@ -13,7 +13,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { readOrCreateSecretFile } from "@/lib/auth/local-secrets";
 import { appUrl, dataDir, devIdpEnabled, env } from "@/lib/env";
 import { notFound } from "@/lib/errors";
-import { toErrorResponse } from "@/lib/http";
+import { ROUTE_ACCESS, routeAccess, toErrorResponse } from "@/lib/http";
 
 // The dev identity provider: a local OIDC-style issuer for the embedded setup and tests.
 // It signs ID tokens with a P-256 key generated once under DATA_DIR and publishes the public
@@ -122,6 +122,8 @@ export async function signDevIdToken(p: { email: string; embeddedWallet?: boolea
  * body, as if the route did not exist.
  */
 export function devOnly<C>(handler: (req: Request, ctx?: C) => Promise<Response>) {
-  return async (req: Request, ctx?: C): Promise<Response> =>
+  const gated = async (req: Request, ctx?: C): Promise<Response> =>
     devIdpEnabled() ? handler(req, ctx) : toErrorResponse(notFound("Page"), req);
+  // keeps what the route() inside declared (its access: test/auth/route-scopes.test.ts)
+  return Object.assign(gated, { [ROUTE_ACCESS]: routeAccess(handler) });
 }

@@ -19,6 +19,8 @@ export type ChainConfig = {
   usdc: Address | null;
   registry: Address | null;
   escrow: Address | null;
+  /** DepositForwarderFactory (each deal's deposit address, lib/escrow/deposit.ts). */
+  depositFactory: Address | null;
   treasuryKey: Hex | null;
   treasuryAddress: Address | null;
   sponsorKey: Hex | null;
@@ -35,6 +37,7 @@ export function resolveChainConfig(e: Env = env()): ChainConfig {
   const usdc = e.USDC_ADDRESS ?? known.usdc ?? deployment?.usdc ?? null;
   const registry = e.REPUTATION_REGISTRY_ADDRESS ?? deployment?.registry ?? null;
   const escrow = e.ESCROW_ADDRESS ?? deployment?.escrow ?? null;
+  const depositFactory = e.DEPOSIT_FACTORY_ADDRESS ?? deployment?.depositFactory ?? null;
   const treasuryKey =
     (e.TREASURY_PRIVATE_KEY as Hex | undefined) ?? (isLocal ? devAccountKey(0) : null);
   const sponsorKey =
@@ -46,6 +49,7 @@ export function resolveChainConfig(e: Env = env()): ChainConfig {
     usdc: usdc ? getAddress(usdc) : null,
     registry: registry ? getAddress(registry) : null,
     escrow: escrow ? getAddress(escrow) : null,
+    depositFactory: depositFactory ? getAddress(depositFactory) : null,
     treasuryKey,
     treasuryAddress: treasuryKey ? privateKeyToAccount(treasuryKey).address : null,
     sponsorKey,

@@ -14,8 +14,15 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
-import { milestoneEscrowAbi, mockUsdcAbi, reputationRegistryAbi } from "@/contracts/artifacts";
 import {
+  depositForwarderAbi,
+  depositForwarderFactoryAbi,
+  milestoneEscrowAbi,
+  mockUsdcAbi,
+  reputationRegistryAbi,
+} from "@/contracts/artifacts";
+import {
+  depositForwarderFactoryBytecode,
   milestoneEscrowBytecode,
   mockUsdcBytecode,
   reputationRegistryBytecode,
@@ -36,7 +43,7 @@ export const DEFAULT_TREASURY_FUNDING = 1_000_000n * 10n ** 6n;
  * changes the bytecode, the old deployment is replaced instead of silently reused.
  */
 export const ARTIFACTS_HASH: Hex = keccak256(
-  `${mockUsdcBytecode}${reputationRegistryBytecode.slice(2)}${milestoneEscrowBytecode.slice(2)}`,
+  `${mockUsdcBytecode}${reputationRegistryBytecode.slice(2)}${milestoneEscrowBytecode.slice(2)}${depositForwarderFactoryBytecode.slice(2)}`,
 );
 
 /** Clients for a local node whose chain id is read from the node itself. */
@@ -61,7 +68,10 @@ async function confirmed(
   return receipt;
 }
 
-/** Deploys MockUSDC (owner = deployer), ReputationRegistry(attestor) and MilestoneEscrow(usdc). */
+/**
+ * Deploys MockUSDC (owner = deployer), ReputationRegistry(attestor), MilestoneEscrow(usdc) and
+ * DepositForwarderFactory(escrow).
+ */
 export async function deployLocalContracts(params: {
   rpcUrl: string;
   deployerKey: Hex;
@@ -102,11 +112,24 @@ export async function deployLocalContracts(params: {
     "MilestoneEscrow deployment",
   );
   if (!escrowReceipt.contractAddress) throw new Error("deployment receipt has no contract address");
+  const escrow = getAddress(escrowReceipt.contractAddress);
+  const factoryReceipt = await confirmed(
+    publicClient,
+    await walletClient.deployContract({
+      abi: depositForwarderFactoryAbi,
+      bytecode: depositForwarderFactoryBytecode,
+      args: [escrow],
+    }),
+    "DepositForwarderFactory deployment",
+  );
+  if (!factoryReceipt.contractAddress)
+    throw new Error("deployment receipt has no contract address");
   return {
     chainId: chain.id,
     usdc,
     registry: getAddress(registryReceipt.contractAddress),
-    escrow: getAddress(escrowReceipt.contractAddress),
+    escrow,
+    depositFactory: getAddress(factoryReceipt.contractAddress),
     deployBlock: usdcReceipt.blockNumber,
   };
 }
@@ -139,6 +162,7 @@ function writeDeploymentFile(file: string, d: LocalDeployment): void {
     usdc: d.usdc,
     registry: d.registry,
     escrow: d.escrow,
+    depositFactory: d.depositFactory,
     deployBlock: Number(d.deployBlock),
     artifactsHash: ARTIFACTS_HASH,
   };
@@ -219,16 +243,30 @@ async function isLive(
   const client = makePublicClient({ chain: { ...anvil, id: d.chainId }, rpcUrl });
   if ((await client.getChainId()) !== d.chainId) return false;
   const codes = await Promise.all(
-    [d.usdc, d.registry, d.escrow].map((address) => client.getCode({ address })),
+    [d.usdc, d.registry, d.escrow, d.depositFactory].map((address) => client.getCode({ address })),
   );
   if (codes.some((code) => !code || code === "0x")) return false;
-  const [current, escrowToken] = await Promise.all([
+  const [current, escrowToken, factoryImplementation] = await Promise.all([
     client.readContract({
       address: d.registry,
       abi: reputationRegistryAbi,
       functionName: "attestor",
     }),
     client.readContract({ address: d.escrow, abi: milestoneEscrowAbi, functionName: "usdc" }),
+    client.readContract({
+      address: d.depositFactory,
+      abi: depositForwarderFactoryAbi,
+      functionName: "implementation",
+    }),
   ]);
-  return isAddressEqual(current, attestor) && isAddressEqual(escrowToken, d.usdc);
+  const forwarderEscrow = await client.readContract({
+    address: factoryImplementation,
+    abi: depositForwarderAbi,
+    functionName: "escrow",
+  });
+  return (
+    isAddressEqual(current, attestor) &&
+    isAddressEqual(escrowToken, d.usdc) &&
+    isAddressEqual(forwarderEscrow, d.escrow)
+  );
 }

@@ -12,6 +12,8 @@ export interface LocalDeployment {
   registry: Address;
   /** MilestoneEscrow holding deals' USDC (bound to `usdc`). */
   escrow: Address;
+  /** DepositForwarderFactory bound to `escrow`: each deal's deposit address. */
+  depositFactory: Address;
   /** Block of the first deployment transaction: where log scans can start. */
   deployBlock: bigint;
 }
@@ -25,6 +27,7 @@ const deploymentFileSchema = z.object({
   usdc: addressSchema,
   registry: addressSchema,
   escrow: addressSchema,
+  depositFactory: addressSchema,
   deployBlock: z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)]),
   artifactsHash: z.string().optional(),
 });

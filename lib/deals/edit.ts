@@ -13,7 +13,6 @@ import { type Caller, renderDeal } from "@/lib/deals/deals";
 import type { EditDealInput } from "@/lib/deals/schemas";
 import type { DealJson } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
-import { readEscrowDeal } from "@/lib/escrow/chain";
 import { assertFunded, syncFunding } from "@/lib/escrow/deals";
 import { recordEvent } from "@/lib/events/events";
 import { scoreToBps, unitsToDecimal } from "@/lib/money";
@@ -189,8 +188,8 @@ export async function editDeal(
   // chain decides, before the transaction. A funding with this deal's terms opens it (the
   // edit then goes on under the funded rules); one with other terms must be cancelled.
   if (seen.status === "unfunded" && chainConfig().escrow) {
-    const onChain = await readEscrowDeal(seen.id);
-    if (onChain.exists) assertFunded(await syncFunding(db, seen, undefined, null));
+    const check = await syncFunding(db, seen);
+    if (check.status !== "not_funded") assertFunded(check);
   }
 
   const now = Date.now();
@@ -238,6 +237,18 @@ export async function editDeal(
       changed.push("reviewWindowDays");
     }
     const milestonesChanged = next !== null && !sameMilestones(current, next);
+    // A relayed funding holds the deal (lib/deals/funding.ts): it sends the amounts and the
+    // deadline as they are, so those wait until it is settled.
+    if (
+      deal.status === "unfunded" &&
+      deal.fundingHeldUntil &&
+      deal.fundingHeldUntil.getTime() > now &&
+      (milestonesChanged || deadline.getTime() !== deal.deadlineAt.getTime())
+    )
+      throw new AppError(
+        "funding_in_progress",
+        "A funding of this deal is on its way to the escrow with its current amounts and deadline: change them once it is settled.",
+      );
     const budgetBefore = deal.budgetUnits;
     if (milestonesChanged && next) {
       patch.budgetUnits = next.reduce((sum, m) => sum + m.amountUnits, 0n);

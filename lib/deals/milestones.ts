@@ -9,6 +9,7 @@ import { findMilestoneSettlement } from "@/db/queries/decisions";
 import { loadMilestoneView } from "@/db/queries/settle-view";
 import type { Deal, Settlement } from "@/db/schema";
 import type { Caller } from "@/lib/deals/deals";
+import { claimSubmittedPost } from "@/lib/deals/evidence-claims";
 import type { DeliverableInput } from "@/lib/deals/schemas";
 import {
   type DeliverableJson,
@@ -101,7 +102,10 @@ function detailFrom(
 /**
  * The deal's creator submits a deliverable: a new revision, allowed while the milestone
  * is `pending` or `rejected`. The milestone row is locked so two submissions cannot
- * take the same revision number or slip past a settlement that just began.
+ * take the same revision number or slip past a settlement that just began. Its post is
+ * claimed for this milestone in the same transaction: a post already another milestone's
+ * deliverable (any deal, any creator) is refused with 409 evidence_already_used, unless
+ * it is this milestone's own new revision (lib/deals/evidence-claims.ts).
  */
 export async function submitDeliverable(
   db: Db,
@@ -131,6 +135,8 @@ export async function submitDeliverable(
         { details: { status: locked.status } },
       );
     const revision = locked.revision + 1;
+    // One post, one payment: its URL becomes this milestone's, or 409 evidence_already_used.
+    await claimSubmittedPost(tx, { milestoneId, dealId: row.deal.id, revision }, input.url);
     await insertDeliverable(tx, {
       milestoneId,
       revision,

@@ -1,3 +1,4 @@
+import { isAddress } from "viem";
 import { z } from "zod";
 import { dealStatuses } from "@/db/schema";
 import { usdcToUnits } from "@/lib/money";
@@ -44,11 +45,26 @@ export const usdcAmount = z
     return units;
   });
 
+/** How far ahead a due date or deadline may lie: beyond this a date is a typo or a probe. */
+export const MAX_YEARS_AHEAD = 5;
+const YEAR_MS = 365.25 * 24 * 3600 * 1000;
+
+/**
+ * An ISO date-time at most MAX_YEARS_AHEAD years from now. Unbounded, a due date in year
+ * 9999 pushed the default deadline (a week later) past PostgreSQL's range: a 500.
+ */
+const boundedDateTime = (message?: string) =>
+  z.iso
+    .datetime({ offset: true, ...(message ? { message } : {}) })
+    .refine((v) => Date.parse(v) <= Date.now() + MAX_YEARS_AHEAD * YEAR_MS, {
+      message: `must be at most ${MAX_YEARS_AHEAD} years from now`,
+    });
+
 export const milestoneInput = z.object({
   title: z.string().trim().min(1, "is required").max(200),
   amount: usdcAmount,
   requirements: requirementsSchema.default({ hashtags: [], mentions: [], links: [], criteria: [] }),
-  dueAt: z.iso.datetime({ offset: true }).nullish(),
+  dueAt: boundedDateTime().nullish(),
 });
 
 // The deal's fields, shared by create (with defaults) and edit (each optional).
@@ -60,7 +76,7 @@ const dealMinScore = z
   .min(0, "must be between 0 % and 100 %")
   .max(1, "must be between 0 % and 100 %");
 const dealCreatorEmail = z.email("must be an e-mail address").max(320);
-const dealDeadline = z.iso.datetime({ offset: true, message: "must be an ISO date-time" });
+const dealDeadline = boundedDateTime("must be an ISO date-time");
 const dealReviewWindowDays = z
   .number({ error: "must be a number of days" })
   .int("must be a whole number of days")
@@ -143,10 +159,34 @@ export type DeliverableInput = z.infer<typeof deliverableBody>;
 const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hash");
 const addressString = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed address");
 
+/**
+ * An address money is sent back to: EIP-55 checked when mixed-case (viem's strict isAddress: a
+ * mistyped character is refused, never silently normalised) and never the zero address (the
+ * server also refuses this deployment's contracts: lib/escrow/deposit.ts).
+ */
+const refundAddressString = addressString
+  .refine((v) => isAddress(v, { strict: true }), "has a wrong EIP-55 checksum (mixed case)")
+  .refine((v) => !/^0x0{40}$/.test(v), "must not be the zero address: money sent there is lost");
+
 /** The brand reports a funding (or cancel) transaction; it is a hint, the contract decides. */
 export const txHashBody = z.object({ txHash: hex32.optional() });
 
 export const fundingTermsQuery = z.object({ brand: addressString.optional() });
+
+/**
+ * The brand reports a funding: the wallet it funded from and the transaction (a hint). The
+ * escrow keys a deal by its funder, so the wallet names the one key that is this deal's.
+ */
+export const fundingReportBody = z.object({
+  txHash: hex32.optional(),
+  brand: addressString.optional(),
+});
+
+/**
+ * The brand asks for its deal's deposit address, naming where money that is not used goes
+ * back (an exchange deposit address or a wallet; default: its own wallet).
+ */
+export const depositRequestBody = z.object({ refundAddress: refundAddressString.optional() });
 
 /** A brand's signed EIP-3009 ReceiveWithAuthorization for gasless funding. */
 export const fundingAuthorizationBody = z.object({

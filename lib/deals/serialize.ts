@@ -121,6 +121,11 @@ export type EscrowJson = {
   chainId: number | null;
   address: string | null;
   brandWallet: string | null;
+  /**
+   * Where the escrow sends what it does not release (remainders, refunds, cancels): the
+   * refund address the brand named for a deposit that funded the deal, else the funding wallet.
+   */
+  refundTo: string | null;
   creatorWallet: string | null;
   /** The creator's address is recorded on-chain (the brand can no longer cancel). */
   creatorAssigned: boolean;
@@ -128,7 +133,12 @@ export type EscrowJson = {
   fundingExplorerUrl: string | null;
 };
 
-export function escrowJson(deal: Deal, ms: Milestone[], st: Settlement[]): EscrowJson {
+export function escrowJson(
+  deal: Deal,
+  ms: Milestone[],
+  st: Settlement[],
+  refundTo: string | null = deal.brandWallet,
+): EscrowJson {
   const confirmed = st.filter((s) => s.status === "confirmed");
   const released = confirmed.reduce((sum, s) => sum + s.amountUnits, 0n);
   const refunded =
@@ -152,6 +162,7 @@ export function escrowJson(deal: Deal, ms: Milestone[], st: Settlement[]): Escro
     chainId: deal.escrowChainId,
     address: deal.escrowAddress,
     brandWallet: deal.brandWallet,
+    refundTo: refundTo ? getAddress(refundTo) : null,
     creatorWallet: deal.creatorWallet,
     creatorAssigned: deal.assignedAt !== null,
     fundingTxHash: deal.fundingTxHash,
@@ -239,6 +250,7 @@ type Grouped = {
   settlementOf: Map<string, Settlement>;
   dealSettlements: Map<string, Settlement[]>;
   parties: Map<string, Party>;
+  refundTo: Map<string, string>;
 };
 
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
@@ -264,6 +276,7 @@ function grouped(details: DealDetails): Grouped {
       settlementOf: new Map(details.settlements.map((s) => [s.milestoneId, s])),
       dealSettlements: groupBy(details.settlements, (s) => s.dealId),
       parties: new Map(details.parties.map((p) => [p.id, p])),
+      refundTo: new Map(details.fundingDeposits.map((d) => [d.dealId, d.refundAddress])),
     };
     groupedCache.set(details, g);
   }
@@ -302,7 +315,7 @@ export function dealJson(deal: Deal, details: DealDetails): DealJson {
     termsVersion: deal.termsVersion,
     inviteEmail: deal.inviteEmail,
     paid: unitsToDecimal(paidUnits),
-    escrow: escrowJson(deal, ms, dealSettlements),
+    escrow: escrowJson(deal, ms, dealSettlements, g.refundTo.get(deal.id) ?? deal.brandWallet),
     brand: brand ? { id: brand.id, name: partyName(brand), email: brand.email } : null,
     creator: creator
       ? {

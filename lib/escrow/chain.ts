@@ -8,12 +8,25 @@ import {
   zeroAddress,
 } from "viem";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
+import type { Deal } from "@/db/schema";
 import { publicClient, requireEscrow } from "@/lib/chain/config";
 import { chainUnavailable, isTransportError } from "@/lib/chain/sender";
 import { dealKey, type MilestoneState } from "@/lib/escrow/onchain";
 
 // Reads of the escrow contract. The chain is the truth for escrowed money: the server
 // never trusts a hash or an amount a caller sends, it reads the contract's state.
+// The escrow keys deals by their funder (dealKey(funder, dealRef)): every read and call here
+// takes that key, so only the deal under the brand's own wallet is ever this deal's escrow.
+
+/**
+ * The escrow key of a funded deal: its ref under the wallet that funded it — the brand's, or
+ * the deal's deposit forwarder when it was swept from its deposit address (lib/escrow/deposit.ts
+ * then records the forwarder as the funding wallet).
+ */
+export function escrowKey(deal: Pick<Deal, "id" | "brandWallet">): Hex {
+  if (!deal.brandWallet) throw new Error(`deal ${deal.id} has no funding wallet`);
+  return dealKey(getAddress(deal.brandWallet), deal.id);
+}
 
 export type EscrowDeal = {
   exists: boolean;
@@ -40,14 +53,15 @@ async function read<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function readEscrowDeal(dealId: string): Promise<EscrowDeal> {
+/** The escrow's deal under `key` (all zero, `exists: false`, when there is none). */
+export async function readEscrowDeal(key: Hex): Promise<EscrowDeal> {
   const escrow = requireEscrow();
   const r = await read(() =>
     publicClient().readContract({
       address: escrow,
       abi: milestoneEscrowAbi,
       functionName: "getDeal",
-      args: [dealKey(dealId)],
+      args: [key],
     }),
   );
   const [brand, evaluator, creator, deadline, cancelled, funded, released, refunded, locked, n] = r;
@@ -66,27 +80,37 @@ export async function readEscrowDeal(dealId: string): Promise<EscrowDeal> {
   };
 }
 
-export async function readEscrowMilestone(dealId: string, index: number): Promise<EscrowMilestone> {
+/** Where the deal under `key` sends unreleased money (null for an unknown deal). */
+export async function readRefundRecipient(key: Hex): Promise<Address | null> {
+  const to = await read(() =>
+    publicClient().readContract({
+      address: requireEscrow(),
+      abi: milestoneEscrowAbi,
+      functionName: "refundRecipient",
+      args: [key],
+    }),
+  );
+  return isAddressEqual(to, zeroAddress) ? null : getAddress(to);
+}
+
+export async function readEscrowMilestone(key: Hex, index: number): Promise<EscrowMilestone> {
   const [amount, state] = await read(() =>
     publicClient().readContract({
       address: requireEscrow(),
       abi: milestoneEscrowAbi,
       functionName: "getMilestone",
-      args: [dealKey(dealId), BigInt(index)],
+      args: [key, BigInt(index)],
     }),
   );
   return { amount, state: Number(state) as MilestoneState };
 }
 
-export async function readEscrowMilestones(
-  dealId: string,
-  count: number,
-): Promise<EscrowMilestone[]> {
-  return Promise.all(Array.from({ length: count }, (_, i) => readEscrowMilestone(dealId, i)));
+export async function readEscrowMilestones(key: Hex, count: number): Promise<EscrowMilestone[]> {
+  return Promise.all(Array.from({ length: count }, (_, i) => readEscrowMilestone(key, i)));
 }
 
-/** The escrow's events about one deal (from `fromBlock`), decoded. */
-export async function escrowEvents(dealId: string, fromBlock: bigint | null) {
+/** The escrow's events about the deal under `key` (from `fromBlock`), decoded. */
+export async function escrowEvents(key: Hex, fromBlock: bigint | null) {
   const escrow = requireEscrow();
   const logs = await read(() =>
     publicClient().getLogs({
@@ -95,19 +119,19 @@ export async function escrowEvents(dealId: string, fromBlock: bigint | null) {
       toBlock: "latest",
     }),
   );
-  const key = dealKey(dealId).toLowerCase();
+  const wanted = key.toLowerCase();
   return parseEventLogs({ abi: milestoneEscrowAbi, logs }).filter(
-    (l) => (l.args as { dealId?: Hex }).dealId?.toLowerCase() === key,
+    (l) => (l.args as { dealKey?: Hex }).dealKey?.toLowerCase() === wanted,
   );
 }
 
-/** The transaction that released milestone `index` of a deal, when one did. */
+/** The transaction that released milestone `index` of the deal under `key`, when one did. */
 export async function findRelease(
-  dealId: string,
+  key: Hex,
   index: number,
   fromBlock: bigint | null,
 ): Promise<{ txHash: Hex; payout: bigint; refund: bigint; verdictHash: Hex } | null> {
-  const events = await escrowEvents(dealId, fromBlock);
+  const events = await escrowEvents(key, fromBlock);
   for (const e of events) {
     if (e.eventName !== "Released") continue;
     const a = e.args as { index: bigint; payout: bigint; refund: bigint; verdictHash: Hex };
@@ -122,22 +146,25 @@ export async function findRelease(
   return null;
 }
 
-/** Calldata of the escrow's functions the service itself sends (as the evaluator, or for the brand). */
+/**
+ * Calldata of the escrow's functions the service itself sends (as the evaluator, or for the
+ * brand), each for the deal under `key` (escrowKey).
+ */
 export const escrowCall = {
-  assignCreator: (dealId: string, creator: Address) =>
+  assignCreator: (key: Hex, creator: Address) =>
     encodeFunctionData({
       abi: milestoneEscrowAbi,
       functionName: "assignCreator",
-      args: [dealKey(dealId), creator],
+      args: [key, creator],
     }),
-  release: (dealId: string, index: number, payout: bigint, verdictHash: Hex) =>
+  release: (key: Hex, index: number, payout: bigint, verdictHash: Hex) =>
     encodeFunctionData({
       abi: milestoneEscrowAbi,
       functionName: "release",
-      args: [dealKey(dealId), BigInt(index), payout, verdictHash],
+      args: [key, BigInt(index), payout, verdictHash],
     }),
   releaseWithSig: (
-    dealId: string,
+    key: Hex,
     index: number,
     payout: bigint,
     verdictHash: Hex,
@@ -147,13 +174,13 @@ export const escrowCall = {
     encodeFunctionData({
       abi: milestoneEscrowAbi,
       functionName: "releaseWithSig",
-      args: [dealKey(dealId), BigInt(index), payout, verdictHash, deadline, signature],
+      args: [key, BigInt(index), payout, verdictHash, deadline, signature],
     }),
-  refundExpired: (dealId: string, index: number) =>
+  refundExpired: (key: Hex, index: number) =>
     encodeFunctionData({
       abi: milestoneEscrowAbi,
       functionName: "refundExpired",
-      args: [dealKey(dealId), BigInt(index)],
+      args: [key, BigInt(index)],
     }),
 };
 

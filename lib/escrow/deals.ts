@@ -2,6 +2,7 @@ import { type Address, getAddress, type Hex, isAddressEqual, parseEventLogs } fr
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
 import { listDealMilestones } from "@/db/queries/deals";
+import { getDeposit } from "@/db/queries/deposits";
 import {
   closeDeal,
   getDeal,
@@ -11,7 +12,9 @@ import {
   markDealFunded,
   markMilestoneRefunded,
   setAssignTx,
+  setFundingWallet,
 } from "@/db/queries/escrow";
+import { getUserById } from "@/db/queries/users";
 import type { Deal, Milestone } from "@/db/schema";
 import { chainConfig, publicClient, requireTreasury, requireUsdc } from "@/lib/chain/config";
 import {
@@ -26,10 +29,18 @@ import {
   chainNow,
   escrowCall,
   escrowEvents,
+  escrowKey,
   readEscrowDeal,
   readEscrowMilestones,
+  readRefundRecipient,
 } from "@/lib/escrow/chain";
-import { dealKey, fundingNonce, GRACE_PERIOD_SECONDS, MilestoneState } from "@/lib/escrow/onchain";
+import {
+  dealKey,
+  dealRef,
+  fundingNonce,
+  GRACE_PERIOD_SECONDS,
+  MilestoneState,
+} from "@/lib/escrow/onchain";
 import { recordEvent } from "@/lib/events/events";
 import { log } from "@/lib/log";
 import { unitsToDecimal } from "@/lib/money";
@@ -38,6 +49,12 @@ import { unitsToDecimal } from "@/lib/money";
 // chain holds it (read from the contract, never taken from a caller's word), the creator's
 // on-chain assignment when they take it, and money going back to the brand (cancel of an
 // untaken deal by the brand's own call, or refunds of milestones past deadline + grace).
+//
+// The escrow keys each deal by its funder (dealKey(funder, dealRef)), so a third party who
+// funds this deal's ref lands under their own key: the service only ever reads the deal under
+// the brand's funding wallet — the one the brand named (with a funding it reported, a signed
+// authorization or ?brand=), else the wallet linked to the brand's account — and opens the
+// deal only when that deal's terms are exactly this deal's.
 
 export const toSeconds = (d: Date) => BigInt(Math.floor(d.getTime() / 1000));
 
@@ -51,7 +68,10 @@ export type FundingTermsJson = {
   chainId: number;
   escrow: Address;
   usdc: Address;
-  dealKey: Hex;
+  /** What `fund` and `fundWithAuthorization` take: the escrow keys it by the funder. */
+  dealRef: Hex;
+  /** The escrow key of this deal funded by `brand` (or the brand's known funding wallet). */
+  dealKey: Hex | null;
   evaluator: Address;
   /** Unix seconds: after it plus the grace period, unreleased money is refundable. */
   deadline: number;
@@ -64,7 +84,7 @@ export type FundingTermsJson = {
   authorizationNonce: Hex | null;
 };
 
-/** What a deal must be funded with: the exact call `fund(dealKey, evaluator, deadline, amounts)`. */
+/** What a deal must be funded with: the exact call `fund(dealRef, evaluator, deadline, amounts)`. */
 export function fundingTerms(deal: Deal, ms: Milestone[], brand?: Address): FundingTermsJson {
   const config = chainConfig();
   const escrow = config.escrow;
@@ -73,11 +93,13 @@ export function fundingTerms(deal: Deal, ms: Milestone[], brand?: Address): Fund
   const amounts = ms.map((m) => m.amountUnits);
   const evaluator = evaluatorAddress();
   const deadline = toSeconds(deal.deadlineAt);
+  const funder = brand ?? (deal.brandWallet ? getAddress(deal.brandWallet) : null);
   return {
     chainId: config.chainId,
     escrow,
     usdc: requireUsdc(config),
-    dealKey: dealKey(deal.id),
+    dealRef: dealRef(deal.id),
+    dealKey: funder ? dealKey(funder, deal.id) : null,
     evaluator,
     deadline: Number(deadline),
     graceSeconds: Number(GRACE_PERIOD_SECONDS),
@@ -88,7 +110,7 @@ export function fundingTerms(deal: Deal, ms: Milestone[], brand?: Address): Fund
       ? fundingNonce({
           chainId: config.chainId,
           escrow,
-          dealKey: dealKey(deal.id),
+          dealRef: dealRef(deal.id),
           brand,
           evaluator,
           deadline,
@@ -103,9 +125,9 @@ export type FundingCheck =
   | { status: "not_funded" }
   | { status: "mismatch"; problems: string[] };
 
-/** The Funded event of this deal: from the given transaction's receipt, else from the logs. */
+/** The Funded event of the deal under `key`: from the given transaction's receipt, else from the logs. */
 async function fundingEvent(
-  dealId: string,
+  key: Hex,
   txHash: Hex | undefined,
 ): Promise<{ txHash: Hex; block: bigint } | null> {
   const escrow = chainConfig().escrow as Address;
@@ -121,40 +143,100 @@ async function fundingEvent(
         abi: milestoneEscrowAbi,
         logs: receipt.logs.filter((l) => isAddressEqual(l.address, escrow)),
         eventName: "Funded",
-      }).find((l) => l.args.dealId.toLowerCase() === dealKey(dealId).toLowerCase());
+      }).find((l) => l.args.dealKey.toLowerCase() === key.toLowerCase());
       if (funded) return { txHash, block: receipt.blockNumber };
     }
   }
-  const events = await escrowEvents(dealId, null);
+  const events = await escrowEvents(key, null);
   const funded = events.find((e) => e.eventName === "Funded");
   return funded ? { txHash: funded.transactionHash, block: funded.blockNumber } : null;
 }
 
 /**
- * Checks the escrow holds exactly this deal (our evaluator, its deadline, its milestone
- * amounts in order) and, if so, opens the deal. `txHash` is only a hint for the explorer
- * link: it is stored only when its own receipt shows this deal's funding.
+ * What the brand said about its funding: the wallet it funded from (`funder`) and the
+ * transaction (`txHash`, only a hint for the explorer link).
+ */
+export type FundingReport = {
+  txHash?: Hex;
+  funder?: Address;
+  /** The funder is the deal's deposit forwarder (lib/escrow/deposit.ts), which swept this. */
+  deposit?: { refundAddress: Address; excess: bigint | null };
+};
+
+/**
+ * The wallet whose escrow key holds this deal's funding: the one the brand names now, else
+ * the one it named before (kept on the deal), else the wallet linked to its account. Null
+ * when there is none. Never a wallet taken from the chain or from a transaction: anyone can
+ * fund this deal's ref under their own key, and a reported hash may be a squatter's.
+ */
+async function fundingWallet(
+  db: Db,
+  deal: Deal,
+  report: FundingReport,
+): Promise<{ wallet: Address; named: boolean } | null> {
+  if (report.funder) return { wallet: getAddress(report.funder), named: true };
+  if (deal.brandWallet) return { wallet: getAddress(deal.brandWallet), named: false };
+  const brand = await getUserById(db, deal.brandId);
+  return brand?.walletAddress ? { wallet: getAddress(brand.walletAddress), named: false } : null;
+}
+
+/**
+ * Checks the escrow holds exactly this deal under the brand's funding wallet's key (our
+ * evaluator, its deadline, its milestone amounts in order) and, if so, opens the deal. A
+ * wallet the brand names is kept on the unfunded deal, so the watcher later reads the same
+ * key. `report.txHash` is only a hint for the explorer link: it is stored only when its own
+ * receipt shows this deal's funding under that key.
  */
 export async function syncFunding(
   db: Db,
   deal: Deal,
-  txHash?: Hex,
+  report: FundingReport = {},
   actorId: string | null = null,
 ): Promise<FundingCheck> {
-  const onChain = await readEscrowDeal(deal.id);
-  if (!onChain.exists) return { status: "not_funded" };
+  let found = await fundingWallet(db, deal, report);
+  if (
+    found?.named &&
+    deal.status === "unfunded" &&
+    !(deal.brandWallet && isAddressEqual(getAddress(deal.brandWallet), found.wallet))
+  )
+    await setFundingWallet(db, deal.id, found.wallet);
+  let onChain = found ? await readEscrowDeal(dealKey(found.wallet, deal.id)) : null;
+  if (!onChain?.exists && deal.status === "unfunded") {
+    // Not under the brand's wallet: perhaps swept from the deal's deposit address, whose
+    // forwarder is the funder of its key (lib/escrow/deposit.ts).
+    const deposit = await getDeposit(db, deal.id);
+    if (deposit) {
+      const forwarder = getAddress(deposit.address);
+      const viaDeposit = await readEscrowDeal(dealKey(forwarder, deal.id));
+      if (viaDeposit.exists) {
+        found = { wallet: forwarder, named: false };
+        onChain = viaDeposit;
+        report = {
+          ...report,
+          deposit: report.deposit ?? {
+            refundAddress: getAddress(deposit.refundAddress),
+            excess: null,
+          },
+        };
+      }
+    }
+  }
+  if (!found || !onChain?.exists) return { status: "not_funded" };
+  const escrowDeal = onChain;
+  const { wallet } = found;
+  const key = dealKey(wallet, deal.id);
   const ms = await listDealMilestones(db, deal.id);
   // The amounts the escrow holds (read when the counts agree; otherwise that is the problem).
   const held =
-    onChain.milestoneCount === ms.length ? await readEscrowMilestones(deal.id, ms.length) : [];
+    escrowDeal.milestoneCount === ms.length ? await readEscrowMilestones(key, ms.length) : [];
   const termProblems = (d: Deal, list: Milestone[]): string[] => {
     const problems: string[] = [];
-    if (!isAddressEqual(onChain.evaluator, evaluatorAddress()))
-      problems.push(`the evaluator is ${onChain.evaluator}, not this service`);
-    if (onChain.deadline !== toSeconds(d.deadlineAt))
+    if (!isAddressEqual(escrowDeal.evaluator, evaluatorAddress()))
+      problems.push(`the evaluator is ${escrowDeal.evaluator}, not this service`);
+    if (escrowDeal.deadline !== toSeconds(d.deadlineAt))
       problems.push("the deadline differs from the deal's");
-    if (onChain.milestoneCount !== list.length)
-      problems.push(`${onChain.milestoneCount} milestones instead of ${list.length}`);
+    if (escrowDeal.milestoneCount !== list.length)
+      problems.push(`${escrowDeal.milestoneCount} milestones instead of ${list.length}`);
     else
       list.forEach((m, i) => {
         if (held[i]?.amount !== m.amountUnits) problems.push(`milestone ${i + 1}'s amount differs`);
@@ -164,18 +246,22 @@ export async function syncFunding(
   const problems = termProblems(deal, ms);
   if (problems.length) return { status: "mismatch", problems };
 
-  const event = await fundingEvent(deal.id, txHash);
+  const event = await fundingEvent(key, report.txHash);
   const opened = await db.transaction(async (tx) => {
     // The terms again, under the deal's row lock: an edit of the unfunded deal (which
     // takes the same lock) may have changed them since they were compared above.
     const locked = await lockDeal(tx, deal.id);
-    if (locked?.status !== "unfunded") return undefined;
+    // Unfunded, or cancelled in the app before this funding was seen (a wallet's funding
+    // that landed after the cancel): the escrow holds the money, so the deal is open again
+    // and only the brand's on-chain cancel returns it early.
+    const reopened = locked?.status === "cancelled" && !locked.fundedAt;
+    if (!locked || (locked.status !== "unfunded" && !reopened)) return undefined;
     const now = termProblems(locked, await listDealMilestones(tx, deal.id));
     if (now.length) return { mismatch: now };
     const row = await markDealFunded(tx, deal.id, {
       escrowChainId: chainConfig().chainId,
       escrowAddress: chainConfig().escrow,
-      brandWallet: onChain.brand,
+      brandWallet: wallet,
       fundingTxHash: event?.txHash ?? null,
       fundedBlock: event?.block ?? null,
     });
@@ -185,16 +271,27 @@ export async function syncFunding(
         type: "funded",
         actorId,
         data: {
-          amount: unitsToDecimal(onChain.funded),
-          brandWallet: onChain.brand,
+          amount: unitsToDecimal(escrowDeal.funded),
+          brandWallet: wallet,
           txHash: event?.txHash ?? null,
+          // Swept from the deal's deposit address: where unreleased money goes back, and
+          // the over-payment returned with the sweep.
+          ...(report.deposit
+            ? {
+                via: "deposit",
+                refundAddress: report.deposit.refundAddress,
+                ...(report.deposit.excess !== null
+                  ? { excess: unitsToDecimal(report.deposit.excess) }
+                  : {}),
+              }
+            : {}),
         },
       });
     return row;
   });
   if (opened && "mismatch" in opened) return { status: "mismatch", problems: opened.mismatch };
   const current = opened ?? (await reloadDeal(db, deal.id));
-  if (onChain.cancelled) await syncRefunds(db, current);
+  if (escrowDeal.cancelled) await syncRefunds(db, current);
   return { status: "funded", deal: current };
 }
 
@@ -210,7 +307,7 @@ export function assertFunded(check: FundingCheck): Deal {
   if (check.status === "not_funded")
     throw new AppError(
       "not_funded",
-      "The escrow holds nothing for this deal yet. Fund it (approve and fund, or a signed authorization) and try again.",
+      "The escrow holds nothing for this deal from its funding wallet yet. Fund it from your wallet (approve and fund, or a signed authorization) and report it naming that wallet (`brand`).",
     );
   throw new AppError(
     "invalid_state",
@@ -229,7 +326,7 @@ export async function assignCreatorOnChain(db: Db, deal: Deal): Promise<Deal> {
   const wallet = deal.creatorWallet ? getAddress(deal.creatorWallet) : null;
   if (!wallet) throw new Error(`deal ${deal.id} has no creator wallet to assign`);
   const settleFromChain = async (): Promise<Deal | null> => {
-    const onChain = await readEscrowDeal(deal.id);
+    const onChain = await readEscrowDeal(escrowKey(deal));
     if (onChain.cancelled) {
       await syncRefunds(db, deal);
       throw new AppError(
@@ -254,7 +351,7 @@ export async function assignCreatorOnChain(db: Db, deal: Deal): Promise<Deal> {
         requireTreasury(),
         {
           to: chainConfig().escrow as Address,
-          data: escrowCall.assignCreator(deal.id, wallet),
+          data: escrowCall.assignCreator(escrowKey(deal), wallet),
           purpose: `assign:${deal.id}`,
         },
         async (tx, recorded) => {
@@ -286,13 +383,17 @@ export async function assignCreatorOnChain(db: Db, deal: Deal): Promise<Deal> {
  * expired or completed.
  */
 export async function syncRefunds(db: Db, deal: Deal): Promise<Deal> {
+  if (!deal.brandWallet) return deal; // never funded: nothing in the escrow
+  const key = escrowKey(deal);
   const ms = await listDealMilestones(db, deal.id);
-  const onChain = await readEscrowDeal(deal.id);
+  const onChain = await readEscrowDeal(key);
   if (!onChain.exists) return deal;
-  const states = await readEscrowMilestones(deal.id, Math.min(onChain.milestoneCount, ms.length));
+  const states = await readEscrowMilestones(key, Math.min(onChain.milestoneCount, ms.length));
+  // Where the escrow sent them: the deal's refund recipient (a deposit's refund address).
+  const refundTo = (await readRefundRecipient(key)) ?? onChain.brand;
   const refundedIdx = states.flatMap((s, i) => (s.state === MilestoneState.Refunded ? [i] : []));
   if (refundedIdx.length) {
-    const events = await escrowEvents(deal.id, deal.fundedBlock);
+    const events = await escrowEvents(key, deal.fundedBlock);
     const hashOf = new Map<number, Hex>();
     for (const e of events)
       if (e.eventName === "Refunded")
@@ -308,7 +409,7 @@ export async function syncRefunds(db: Db, deal: Deal): Promise<Deal> {
             type: "refunded",
             data: {
               amount: unitsToDecimal(m.amountUnits),
-              to: onChain.brand,
+              to: refundTo,
               txHash: hashOf.get(i) ?? null,
             },
           });
@@ -347,14 +448,17 @@ export async function refundExpired(db: Db, deal: Deal): Promise<Deal> {
       "invalid_state",
       `Unreleased milestones become refundable after ${new Date(Number(refundableAt(deal)) * 1000).toISOString()} (the deal's deadline plus the grace period).`,
     );
-  const onChain = await readEscrowDeal(deal.id);
+  if (!deal.fundedAt || !deal.brandWallet)
+    throw new AppError("not_funded", "This deal was never funded.");
+  const key = escrowKey(deal);
+  const onChain = await readEscrowDeal(key);
   if (!onChain.exists) throw new AppError("not_funded", "This deal was never funded.");
-  const states = await readEscrowMilestones(deal.id, onChain.milestoneCount);
+  const states = await readEscrowMilestones(key, onChain.milestoneCount);
   for (const [index, s] of states.entries()) {
     if (s.state !== MilestoneState.Locked) continue;
     const row = await recordTransaction(db, requireTreasury(), {
       to: chainConfig().escrow as Address,
-      data: escrowCall.refundExpired(deal.id, index),
+      data: escrowCall.refundExpired(key, index),
       purpose: `refund:${deal.id}:${index}`,
     });
     const done = await resumeTransaction(db, row);
@@ -365,13 +469,20 @@ export async function refundExpired(db: Db, deal: Deal): Promise<Deal> {
 }
 
 /**
- * Deals the watcher looks at: unfunded (a funding nobody reported), or funded and
- * unfinished — least recently looked at first (the watcher touches each one it checks),
- * so successive runs go round all of them.
+ * Deals the watcher looks at: unfunded (a funding nobody reported), funded and unfinished,
+ * and cancelled before any funding was seen while a funding may still have reached the
+ * escrow after that cancel (a wallet's, not through the app: the escrow takes none past the
+ * deadline; the grace period after it leaves the watcher time to have looked) — least
+ * recently looked at first (the watcher touches each one it checks), so successive runs go
+ * round all of them.
  */
 export async function dealsToWatch(
   db: Db,
   opts: { dealId?: string; limit?: number } = {},
 ): Promise<Deal[]> {
-  return listDealsToWatch(db, { dealId: opts.dealId, limit: opts.limit ?? 100 });
+  return listDealsToWatch(db, {
+    dealId: opts.dealId,
+    limit: opts.limit ?? 100,
+    cancelledDeadlineAfter: new Date(Date.now() - Number(GRACE_PERIOD_SECONDS) * 1000),
+  });
 }

@@ -11,7 +11,7 @@ import {
 } from "viem";
 import { chainById } from "@/lib/chain/chains";
 
-// Pure helpers for contracts/MilestoneEscrow.sol: deal keys, the funding nonce and the typed data
+// Pure helpers for contracts/MilestoneEscrow.sol: deal refs and keys, the funding nonce and the typed data
 // the brand (EIP-3009 funding) and the evaluator (EIP-712 release) sign. No database, no env:
 // callers pass the chain id and addresses they resolved.
 
@@ -27,19 +27,37 @@ export const MAX_MILESTONES = 50;
 export const ESCROW_EIP712 = { name: "MilestoneEscrow", version: "1" } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const KEY = /^0x0{32}[0-9a-f]{32}$/i;
+const REF = /^0x0{32}[0-9a-f]{32}$/i;
 
-/** A deal's UUID as the escrow's bytes32 key: its 16 bytes, left-padded with zeros. */
-export function dealKey(dealId: string): Hex {
+/**
+ * A deal's UUID as the escrow's bytes32 deal ref (what `fund` and `fundWithAuthorization`
+ * take): its 16 bytes, left-padded with zeros. The escrow stores the deal under
+ * dealKey(funder, ref), never under the ref itself.
+ */
+export function dealRef(dealId: string): Hex {
   if (!UUID.test(dealId)) throw new Error(`not a UUID: ${dealId}`);
   return `0x${"0".repeat(32)}${dealId.replaceAll("-", "").toLowerCase()}`;
 }
 
-/** The inverse of dealKey: the lowercase, hyphenated UUID of a bytes32 deal key. */
-export function dealIdFromKey(key: Hex): string {
-  if (!KEY.test(key)) throw new Error(`not a deal key (16 zero bytes, then a UUID): ${key}`);
-  const h = key.slice(34).toLowerCase();
+/** The inverse of dealRef: the lowercase, hyphenated UUID of a bytes32 deal ref. */
+export function dealIdFromRef(ref: Hex): string {
+  if (!REF.test(ref)) throw new Error(`not a deal ref (16 zero bytes, then a UUID): ${ref}`);
+  const h = ref.slice(34).toLowerCase();
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/**
+ * The escrow's key of deal `dealId` funded by `funder`: the contract's
+ * `dealKey(funder, dealRef) = keccak256(abi.encode(funder, dealRef))`. A funding by anyone
+ * else lands under another key, so only the deal at the brand's own key is its funding.
+ */
+export function dealKey(funder: Address, dealId: string): Hex {
+  return keccak256(
+    encodeAbiParameters(
+      [{ type: "address" }, { type: "bytes32" }],
+      [getAddress(funder), dealRef(dealId)],
+    ),
+  );
 }
 
 /** The sum of the milestone amounts: what funding a deal moves into the escrow. */
@@ -50,7 +68,9 @@ export function totalOf(amounts: readonly bigint[]): bigint {
 export interface FundingTerms {
   chainId: number;
   escrow: Address;
-  dealKey: Hex;
+  /** The deal's ref (dealRef): the key is derived from it and `brand`. */
+  dealRef: Hex;
+  /** The funder: the signer of the authorization, whose key the deal gets. */
   brand: Address;
   evaluator: Address;
   /** Unix seconds. */
@@ -61,7 +81,7 @@ export interface FundingTerms {
 
 /**
  * The EIP-3009 nonce the brand signs for fundWithAuthorization; equals the contract's
- * `fundingNonce(dealId, brand, evaluator, deadline, amounts)` on `chainId` at `escrow`.
+ * `fundingNonce(dealRef, brand, evaluator, deadline, amounts)` on `chainId` at `escrow`.
  */
 export function fundingNonce(t: FundingTerms): Hex {
   // abi.encodePacked(uint256[]) is the elements as 32-byte words, without a length.
@@ -79,7 +99,7 @@ export function fundingNonce(t: FundingTerms): Hex {
         { type: "uint64" },
         { type: "bytes32" },
       ],
-      [BigInt(t.chainId), t.escrow, t.dealKey, t.brand, t.evaluator, t.deadline, amountsHash],
+      [BigInt(t.chainId), t.escrow, t.dealRef, t.brand, t.evaluator, t.deadline, amountsHash],
     ),
   );
 }
@@ -146,7 +166,7 @@ export function receiveAuthorizationTypedData(
 
 export const releaseTypes = {
   Release: [
-    { name: "dealId", type: "bytes32" },
+    { name: "dealKey", type: "bytes32" },
     { name: "index", type: "uint256" },
     { name: "payout", type: "uint256" },
     { name: "verdictHash", type: "bytes32" },
@@ -155,7 +175,7 @@ export const releaseTypes = {
 } as const;
 
 export type ReleaseTypedData = TypedDataDefinition<typeof releaseTypes, "Release"> & {
-  message: { dealId: Hex; index: bigint; payout: bigint; verdictHash: Hex; deadline: bigint };
+  message: { dealKey: Hex; index: bigint; payout: bigint; verdictHash: Hex; deadline: bigint };
 };
 
 /**
@@ -179,7 +199,7 @@ export function releaseTypedData(p: {
     types: releaseTypes,
     primaryType: "Release",
     message: {
-      dealId: p.dealKey,
+      dealKey: p.dealKey,
       index: BigInt(p.index),
       payout: p.payout,
       verdictHash: p.verdictHash,

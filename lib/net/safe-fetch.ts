@@ -3,15 +3,19 @@ import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
+import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import { type Env, env, fetchAllowedHosts, isProduction } from "@/lib/env";
+import { log } from "@/lib/log";
 import { blockedAddressReason } from "./ip";
 
 // The one way the server reaches a URL a user gave it (evidence posts, webhook endpoints):
 // every address the name resolves to is checked (private, loopback, link-local, multicast,
 // metadata ranges), the connection goes to the checked address (no second DNS answer can
 // swap it: DNS rebinding), each redirect is checked again, and time, size and content type
-// are bounded. A refusal is a SafeFetchError whose code says why.
+// are bounded. A refusal is a SafeFetchError whose code says why. One deadline covers the
+// whole exchange (DNS, connect, headers, body and its decompression): whatever the server
+// does, the promise settles by then and the socket is destroyed.
 
 export type SafeFetchErrorCode =
   | "invalid_url"
@@ -48,7 +52,7 @@ export type SafeFetchOptions = {
   maxBytes?: number;
   /** Time to get a TCP (and TLS) connection to one address (default 5 s). */
   connectTimeoutMs?: number;
-  /** Time for the whole exchange, redirects and body included (default 10 s). */
+  /** Time for the whole exchange: DNS, connect, redirects, body and decompression (default 10 s). */
   timeoutMs?: number;
   /** Redirects followed (default 3 for GET/HEAD; other methods get the 3xx response back). */
   maxRedirects?: number;
@@ -92,6 +96,39 @@ export async function safeFetch(
   input: string,
   options: SafeFetchOptions = {},
 ): Promise<SafeResponse> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  // A referenced timer (AbortSignal.timeout's is not): the deadline fires even when nothing
+  // else keeps the process running, and it is cleared as soon as the fetch settles.
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new DOMException("The request timed out.", "TimeoutError")),
+    Math.min(Math.max(timeoutMs, 0), 2_147_483_647),
+  );
+  const signal = options.signal
+    ? AbortSignal.any([deadline.signal, options.signal])
+    : deadline.signal;
+  const at = { href: input };
+  try {
+    // The race is the guarantee: whatever a stream does or fails to do, the deadline ends the
+    // fetch; the same signal destroys the request, its socket and the decompressor.
+    return await raceAbort(
+      fetchFollowing(input, options, signal, timeoutMs, at),
+      signal,
+      () => at.href,
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The fetch itself, following redirects; `at` tracks the URL being fetched for errors. */
+async function fetchFollowing(
+  input: string,
+  options: SafeFetchOptions,
+  signal: AbortSignal,
+  timeoutMs: number,
+  at: { href: string },
+): Promise<SafeResponse> {
   const e = options.env ?? env();
   const allowed = new Set([
     ...fetchAllowedHosts(e),
@@ -99,14 +136,11 @@ export async function safeFetch(
   ]);
   const method = options.method ?? "GET";
   const maxRedirects = options.maxRedirects ?? (method === "GET" || method === "HEAD" ? 3 : 0);
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
-
   let url = parseUrl(input);
   const redirects: string[] = [];
   let current = { method, body: options.body };
   for (;;) {
+    at.href = url.href;
     const targets = await checkTarget(url, allowed, e, options.resolve ?? defaultResolver, signal);
     const { res, target } = await exchangeAny(url, targets, current, options, signal, timeoutMs);
     const location = res.headers.location;
@@ -170,7 +204,7 @@ async function checkTarget(
   if (literal) addresses = [{ address: host, family: literal === 6 ? 6 : 4 }];
   else {
     try {
-      addresses = await raceAbort(resolve(host), signal, url);
+      addresses = await raceAbort(resolve(host), signal, () => url.href);
     } catch (err) {
       if (err instanceof SafeFetchError) throw err;
       throw new SafeFetchError("dns_failed", `Could not resolve ${host}.`, url.href, err);
@@ -181,31 +215,35 @@ async function checkTarget(
   if (!exempt) {
     for (const a of addresses) {
       const why = blockedAddressReason(a.address);
-      if (why)
+      if (why) {
+        // What the name resolved to stays in the server's log: the caller learns only that
+        // the address is not allowed (no DNS answers or network layout echoed back).
+        log.info("safe fetch: address not allowed", { host, address: a.address, reason: why });
         throw new SafeFetchError(
           "blocked_address",
-          `${host} resolves to a ${why} address (${a.address}); not fetched.`,
+          `The address of ${host} is not allowed; not fetched.`,
           url.href,
         );
+      }
     }
   }
   return addresses;
 }
 
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal, url: URL): Promise<T> {
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal, href: () => string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal, url));
+    const onAbort = () => reject(abortError(signal, href()));
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
     p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
 }
 
-function abortError(signal: AbortSignal, url: URL): SafeFetchError {
+function abortError(signal: AbortSignal, href: string): SafeFetchError {
   const reason = signal.reason as { name?: string } | undefined;
   if (reason?.name === "TimeoutError")
-    return new SafeFetchError("timeout", "The request timed out.", url.href);
-  return new SafeFetchError("network_error", "The request was cancelled.", url.href, signal.reason);
+    return new SafeFetchError("timeout", "The request timed out.", href);
+  return new SafeFetchError("network_error", "The request was cancelled.", href, signal.reason);
 }
 
 /**
@@ -256,7 +294,7 @@ function exchange(
   const connectTimeoutMs = Math.min(options.connectTimeoutMs ?? 5_000, timeoutMs);
 
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(abortError(signal, url));
+    if (signal.aborted) return reject(abortError(signal, url.href));
     const req = (url.protocol === "https:" ? https : http).request(url, {
       method: current.method,
       headers,
@@ -281,7 +319,7 @@ function exchange(
     req.once("error", (err) => {
       clearTimeout(connectTimer);
       if (err instanceof SafeFetchError) return reject(err);
-      if (signal.aborted) return reject(abortError(signal, url));
+      if (signal.aborted) return reject(abortError(signal, url.href));
       const code = (err as NodeJS.ErrnoException).code ?? "";
       // Failures before any byte was sent: another address may be tried. A reset after
       // connecting is a network error (the request may have arrived; never send it twice).
@@ -372,7 +410,12 @@ function decoderFor(encoding: string) {
   return undefined;
 }
 
-/** Reads the body (decompressed) and gives up as soon as it passes maxBytes. */
+/**
+ * Reads the body (decompressed) and gives up as soon as it passes maxBytes. `pipeline` carries
+ * an error or an early end of any stage (the socket closing mid-body, a corrupt stream) and the
+ * abort to every other stage and destroys them all (`pipe` carried neither: a stalled or cut
+ * compressed body left the decompressor waiting for ever).
+ */
 async function readCapped(
   res: IncomingMessage,
   encoding: string,
@@ -389,24 +432,37 @@ async function readCapped(
       url.href,
     );
   }
-  const stream = decoder ? res.pipe(decoder) : res;
   const chunks: Buffer[] = [];
   let size = 0;
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+  // Kept aside: when the last stage throws, Node 20's pipeline rejects with an AbortError.
+  let tooLarge: SafeFetchError | undefined;
+  const collect = async (source: AsyncIterable<Buffer>) => {
+    for await (const chunk of source) {
       size += chunk.length;
-      if (size > maxBytes)
-        throw new SafeFetchError(
+      if (size > maxBytes) {
+        tooLarge = new SafeFetchError(
           "too_large",
           `The response is larger than ${maxBytes} bytes.`,
           url.href,
         );
+        throw tooLarge;
+      }
       chunks.push(chunk);
     }
+  };
+  try {
+    if (decoder) await pipeline(res, decoder, collect, { signal });
+    else await pipeline(res, collect, { signal });
   } catch (err) {
-    if (err instanceof SafeFetchError) throw err;
-    if (signal.aborted) throw abortError(signal, url);
-    throw new SafeFetchError("network_error", "The response was cut off.", url.href, err);
+    if (tooLarge) throw tooLarge;
+    if (signal.aborted) throw abortError(signal, url.href);
+    throw new SafeFetchError(
+      "network_error",
+      // Every byte arrived: the decompressor refused them; otherwise the body was cut short.
+      res.complete ? "The response could not be decoded." : "The response was cut off.",
+      url.href,
+      err,
+    );
   } finally {
     res.destroy();
     decoder?.destroy();

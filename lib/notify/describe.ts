@@ -134,6 +134,19 @@ export function describeEvent(c: EventContext): EventText {
         title: `The review window for ${m} has passed`,
         detail: "The creator may now settle it without waiting for the brand.",
       };
+    case "deposit.received":
+      return {
+        title: `${deal}: ${usdc(d.received) ?? "a payment"} received at its deposit address`,
+        detail:
+          usdc(d.missing) && d.missing !== "0"
+            ? `${usdc(d.missing)} still to send (of ${usdc(d.amount) ?? "the total"}).`
+            : "The full amount has arrived: the deal opens once it is moved into the escrow.",
+      };
+    case "funding.returned":
+      return {
+        title: `${deal}: ${usdc(d.amount) ?? "a deposit"} sent back to the refund address`,
+        detail: returnedText(d.reason),
+      };
     default:
       return { title: `${deal}: ${String(c.type).replaceAll("_", " ")}`, detail: null };
   }
@@ -163,6 +176,26 @@ function editedText(d: Record<string, unknown>): string | null {
     from && to ? `Budget ${from} → ${to}.` : null,
   ].filter(Boolean);
   return parts.length ? parts.join(" ") : null;
+}
+
+/** Why a deposit went back (lib/escrow/deposit.ts's reasons). */
+function returnedText(reason: unknown): string | null {
+  switch (reason) {
+    case "already_funded":
+      return "The deal was already funded when it arrived.";
+    case "funded_twice":
+      return "The deal had been funded another way.";
+    case "deal_cancelled":
+      return "The deal was cancelled.";
+    case "deal_expired":
+      return "The deal had expired.";
+    case "terms_changed":
+      return "The deal's terms changed; pay to its new deposit address.";
+    case "address_replaced":
+      return "It was sent to a deposit address this deal no longer uses; pay to its current one.";
+    default:
+      return null;
+  }
 }
 
 function missingText(missing: unknown): string | null {

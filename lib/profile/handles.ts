@@ -1,20 +1,24 @@
 import "server-only";
+import { randomInt } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
 import {
   type CreatorHandle,
   deleteHandle,
-  HANDLE_UNIQUE_INDEX,
-  handleOwner,
+  HANDLE_UNIQUE_INDEXES,
+  handleHolder,
   listHandles,
   upsertHandle,
 } from "@/db/queries/creator-handles";
 import type { User } from "@/db/schema";
+import { now } from "@/lib/clock";
 import { AppError, notFound } from "@/lib/errors";
 
 // A creator's handles per platform: a post's author must match the handle declared for the
-// post's platform (lib/verify/checks evidenceProblems). One user per handle and platform.
+// post's platform, and the handle must be verified (lib/verify/checks evidenceProblems). One
+// user per handle and platform. A declared handle gets a one-time code; the creator places it
+// in a post by the handle and asks for a check (lib/profile/verify-handle.ts).
 
 export const handlePlatforms = ["instagram", "tiktok", "x", "youtube", "sandbox"] as const;
 export type HandlePlatform = (typeof handlePlatforms)[number];
@@ -32,23 +36,62 @@ export const handleText = z
 export const putHandleBody = z.object({ platform: z.enum(handlePlatforms), handle: handleText });
 export const deleteHandleQuery = z.object({ platform: z.enum(handlePlatforms) });
 
-export type HandleJson = { platform: string; handle: string; createdAt: string };
+/** How long a verification code can be placed and checked. */
+export const HANDLE_CODE_TTL_MS = 3 * 24 * 3_600_000;
+const CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
 
-const handleJson = (h: CreatorHandle): HandleJson => ({
+/** A fresh one-time code, e.g. "milestone-verify-k3p9x2qa" (40 random bits). */
+export function newHandleCode(): string {
+  let tail = "";
+  for (let i = 0; i < 8; i++) tail += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+  return `milestone-verify-${tail}`;
+}
+
+/** The code fields of a declaration made at `at`: upsertHandle keeps a still-valid code. */
+export function handleCodeFor(at: Date = now()): { code: string; expiresAt: Date; now: Date } {
+  return { code: newHandleCode(), expiresAt: new Date(at.getTime() + HANDLE_CODE_TTL_MS), now: at };
+}
+
+export type HandleJson = {
+  platform: string;
+  handle: string;
+  createdAt: string;
+  /** Whether the creator proved they own it: only then do its posts count. */
+  verified: boolean;
+  verifiedAt: string | null;
+  /** The code to place in a post by the handle, while unverified; null once verified (or none issued). */
+  verification: { code: string; expiresAt: string; expired: boolean } | null;
+};
+
+export const handleJson = (h: CreatorHandle, at: Date = now()): HandleJson => ({
   platform: h.platform,
   handle: h.handle,
   createdAt: h.createdAt.toISOString(),
+  verified: h.verifiedAt !== null,
+  verifiedAt: h.verifiedAt?.toISOString() ?? null,
+  verification:
+    h.verifiedAt === null && h.verificationCode && h.verificationExpiresAt
+      ? {
+          code: h.verificationCode,
+          expiresAt: h.verificationExpiresAt.toISOString(),
+          expired: h.verificationExpiresAt.getTime() <= at.getTime(),
+        }
+      : null,
 });
 
 type Caller = Pick<User, "id">;
 
 export async function getHandles(db: Db, caller: Caller): Promise<HandleJson[]> {
-  return (await listHandles(db, caller.id)).map(handleJson);
+  const at = now();
+  return (await listHandles(db, caller.id)).map((h) => handleJson(h, at));
 }
 
 /**
- * Declares (or changes) the caller's handle on a platform. 409 when another user has
- * declared it: a post can be claimed by one creator only.
+ * Declares (or changes) the caller's handle on a platform. 409 when another user holds it
+ * (verified it; on the sandbox, declared it): a post can be claimed by one creator only.
+ * Another user's unverified claim does not stop it: whoever verifies first holds the handle.
+ * A new or changed handle is unverified, with a fresh code; the same handle again keeps its
+ * verification, or gets a new code once its code has expired.
  */
 export async function putHandle(
   db: Db,
@@ -58,16 +101,18 @@ export async function putHandle(
   const taken = () =>
     new AppError(
       "conflict",
-      `@${input.handle} on ${input.platform} is already declared by another account.`,
+      `@${input.handle} on ${input.platform} is already ${input.platform === "sandbox" ? "declared" : "verified"} by another account.`,
     );
   try {
     return await db.transaction(async (tx) => {
-      if (await handleOwner(tx, input.platform, input.handle, caller.id)) throw taken();
-      return handleJson(await upsertHandle(tx, { userId: caller.id, ...input }));
+      if (await handleHolder(tx, input.platform, input.handle, caller.id)) throw taken();
+      return handleJson(
+        await upsertHandle(tx, { userId: caller.id, ...input, ...handleCodeFor() }),
+      );
     });
   } catch (err) {
     // Claimed by someone else between the check and the write.
-    if (isUniqueViolation(err, HANDLE_UNIQUE_INDEX)) throw taken();
+    if (HANDLE_UNIQUE_INDEXES.some((i) => isUniqueViolation(err, i))) throw taken();
     throw err;
   }
 }

@@ -24,7 +24,7 @@ import {
 import { settlementJson } from "@/lib/deals/serialize";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { findRelease, readEscrowMilestone } from "@/lib/escrow/chain";
+import { escrowKey, findRelease, readEscrowMilestone } from "@/lib/escrow/chain";
 import { MilestoneState } from "@/lib/escrow/onchain";
 import { recordEvent } from "@/lib/events/events";
 import { unitsToDecimal } from "@/lib/money";
@@ -149,10 +149,10 @@ async function escrowOutcome(
 ): Promise<{ released: string } | { refunded: true } | null> {
   const { deal, milestone } = await releaseTarget(db, s);
   const index = milestone.position;
-  const { state } = await readEscrowMilestone(deal.id, index);
+  const { state } = await readEscrowMilestone(escrowKey(deal), index);
   if (state === MilestoneState.Refunded) return { refunded: true };
   if (state !== MilestoneState.Released) return null;
-  const release = await findRelease(deal.id, index, deal.fundedBlock);
+  const release = await findRelease(escrowKey(deal), index, deal.fundedBlock);
   if (!release) throw new Error(`milestone ${milestone.id} is released but its event is missing`);
   return { released: release.txHash };
 }
@@ -257,6 +257,12 @@ export async function advanceSettlement(
     target?: ReleaseTarget;
     /** The release's gas, estimated while the settlement was being created. */
     estimate?: GasEstimate;
+    /**
+     * Called with the settlement when it was already confirmed before this call could do
+     * anything (another caller paid it meanwhile); its result is thrown. A settle request
+     * answers 409 already_settled then, as it does for a payment it finds confirmed up front.
+     */
+    alreadyConfirmed?: (s: Settlement) => Error;
   } = {},
 ): Promise<Settlement> {
   // A settlement created by this very call was inserted with its lease held, so nobody
@@ -266,13 +272,20 @@ export async function advanceSettlement(
     : await takeSettlementLease(db, settlementId, leaseSeconds());
   if (!leased) {
     const current = await reload(db, settlementId);
-    if (current.status === "confirmed") return current;
+    if (current.status === "confirmed") {
+      if (opts.alreadyConfirmed) throw opts.alreadyConfirmed(current);
+      return current;
+    }
     throw new AppError("settlement_in_progress", "This milestone is being settled right now.", {
       details: { settlement: settlementJson(current) },
     });
   }
   let paid: Settlement | undefined;
   try {
+    if (leased.status === "confirmed" && opts.alreadyConfirmed) {
+      paid = leased;
+      throw opts.alreadyConfirmed(leased);
+    }
     paid = await progress(db, leased, opts);
     if (paid.status === "confirmed" && !paid.reputationTxHash)
       recordReputationAfterResponse(db, settlementId);
@@ -280,6 +293,6 @@ export async function advanceSettlement(
   } finally {
     // markPaid released it with the payment; any other outcome releases it here.
     if (paid?.leaseExpiresAt !== null)
-      await releaseSettlementLease(db, settlementId).catch(() => {});
+      await releaseSettlementLease(db, settlementId, leased.leaseOwner).catch(() => {});
   }
 }

@@ -24,8 +24,8 @@ import {
   signerAccount,
 } from "@/lib/chain/sender";
 import { AppError } from "@/lib/errors";
-import { chainNow, escrowCall } from "@/lib/escrow/chain";
-import { dealKey, releaseTypedData } from "@/lib/escrow/onchain";
+import { chainNow, escrowCall, escrowKey } from "@/lib/escrow/chain";
+import { releaseTypedData } from "@/lib/escrow/onchain";
 
 // Paying a settlement is one escrow release: `payout` to the creator and the rest of the
 // milestone back to the brand, carrying the verdict record's hash. Either the evaluator
@@ -58,7 +58,12 @@ export function estimateRelease(
   if (!config.treasuryKey || !config.escrow) return undefined;
   return estimateAhead(config.treasuryKey, {
     to: config.escrow,
-    data: escrowCall.release(target.deal.id, target.milestone.position, payout, verdictHash),
+    data: escrowCall.release(
+      escrowKey(target.deal),
+      target.milestone.position,
+      payout,
+      verdictHash,
+    ),
   });
 }
 
@@ -74,7 +79,7 @@ export async function signRelease(
     releaseTypedData({
       chainId: config.chainId,
       escrow: requireEscrow(config),
-      dealKey: dealKey(target.deal.id),
+      dealKey: escrowKey(target.deal),
       index: target.milestone.position,
       payout: s.amountUnits,
       verdictHash: s.verdictHash as Hex,
@@ -98,7 +103,8 @@ function linkTo(settlementId: string): PipelinedLink {
  * a revert that moved nothing). The caller has checked the milestone is still locked in
  * the escrow. Returns the recorded chain transaction, or null when an external relayer
  * took it (its task id is stored instead). `known`: the settlement's deal and milestone
- * when the caller has them (only their ids and the milestone's position are used).
+ * when the caller has them (only their ids, the deal's funding wallet — its escrow key — and
+ * the milestone's position are used).
  */
 export async function submitPayment(
   db: Db,
@@ -117,7 +123,12 @@ export async function submitPayment(
       requireTreasury(config),
       {
         to: escrow,
-        data: escrowCall.release(target.deal.id, index, s.amountUnits, s.verdictHash as Hex),
+        data: escrowCall.release(
+          escrowKey(target.deal),
+          index,
+          s.amountUnits,
+          s.verdictHash as Hex,
+        ),
         purpose: `settlement:${s.id}`,
         estimate,
       },
@@ -135,7 +146,7 @@ export async function submitPayment(
     await storeRelayAuthorization(db, s.id, auth);
   }
   const data = escrowCall.releaseWithSig(
-    target.deal.id,
+    escrowKey(target.deal),
     index,
     s.amountUnits,
     s.verdictHash as Hex,

@@ -1,5 +1,6 @@
 import type { Db } from "@/db/client";
 import { touchDeal } from "@/db/queries/escrow";
+import { deleteExpiredIdempotencyKeys } from "@/db/queries/idempotency-keys";
 import { listOpenSettlements, listUnsettledInFlightTransactions } from "@/db/queries/reconcile";
 import { chainConfig } from "@/lib/chain/config";
 import { resumeTransaction } from "@/lib/chain/sender";
@@ -13,6 +14,7 @@ import {
   syncFunding,
   syncRefunds,
 } from "@/lib/escrow/deals";
+import { type DepositReport, watchDeposits } from "@/lib/escrow/deposit";
 import { drainOutbox, type OutboxReport } from "@/lib/events/outbox";
 import { log } from "@/lib/log";
 import { advanceSettlement } from "@/lib/settle/advance";
@@ -29,11 +31,15 @@ export type ReconcileReport = {
   settlements: { confirmed: number; stillPending: number; busy: number; failed: number };
   reputations: number;
   escrow: { funded: number; assigned: number; closed: number; failed: number };
+  /** Deposit addresses (lib/escrow/deposit.ts): payments seen, sweeps, money returned. */
+  deposits?: DepositReport;
   transactions: { confirmed: number; failed: number; stillPending: number };
   /** Webhook deliveries and e-mails sent (lib/events/outbox.ts); full runs only. */
   outbox?: OutboxReport;
   /** Review windows run out and milestones gone overdue (lib/settle/timers.ts); full runs only. */
   timers?: TimerReport;
+  /** Idempotency keys past their 24 hours, deleted; full runs only. */
+  expiredIdempotencyKeys?: number;
 };
 
 /**
@@ -87,6 +93,10 @@ export async function reconcile(
     log.error("reconcile: deal timers not checked", { err });
     return { reviewWindowsElapsed: 0, overdue: 0 };
   });
+  report.expiredIdempotencyKeys = await deleteExpiredIdempotencyKeys(db).catch((err) => {
+    log.error("reconcile: expired idempotency keys not deleted", { err });
+    return 0;
+  });
 
   // Whatever is still in flight and belongs to no settlement (those were handled above).
   const leftovers = await listUnsettledInFlightTransactions(db, chainId);
@@ -106,7 +116,8 @@ export async function reconcile(
 }
 
 /**
- * The escrow watcher: fundings nobody reported open their deals, assignments left half-done
+ * The escrow watcher: deposit addresses are read (recorded, swept into the escrow or
+ * returned), fundings nobody reported open their deals, assignments left half-done
  * are finished, cancels made from the brand's wallet close their deals, and milestones
  * still locked past deadline + grace go back to the brand.
  */
@@ -114,11 +125,16 @@ async function watchEscrow(db: Db, report: ReconcileReport, dealId?: string): Pr
   if (!chainConfig().escrow) return;
   const now = await chainNow().catch(() => null);
   if (now === null) return; // chain down: next run
+  // Deposit addresses first: a full one is swept and opens its deal before the deals below.
+  report.deposits = await watchDeposits(db, { dealId });
   for (const deal of await dealsToWatch(db, { dealId })) {
     try {
       // Looked at now: the next run starts with the deals looked at longest ago.
       await touchDeal(db, deal.id);
-      if (deal.status === "unfunded") {
+      // Unfunded, or cancelled before any funding was seen: the escrow may hold money the
+      // app does not show (a wallet's funding that landed after the cancel, a relayed one
+      // whose request died). Read under the brand wallet's key, it opens the deal again.
+      if (deal.status === "unfunded" || deal.status === "cancelled") {
         const check = await syncFunding(db, deal);
         if (check.status === "funded") report.escrow.funded++;
         continue;

@@ -13,6 +13,7 @@ import { chainConfig } from "@/lib/chain/config";
 import { relayStatus } from "@/lib/chain/relay";
 import type { GasEstimate } from "@/lib/chain/sender";
 import type { Caller } from "@/lib/deals/deals";
+import { claimPaidPost, paidPostKeys } from "@/lib/deals/evidence-claims";
 import { getMilestone, type MilestoneDetailJson, milestoneDetailOf } from "@/lib/deals/milestones";
 import {
   type SettlementJson,
@@ -108,12 +109,14 @@ export async function claim(
     // UPDATE (here and on the milestone): it still excludes every other claim, but not the
     // key-share locks that inserts referencing these rows take (events, decisions, appeals),
     // which FOR UPDATE blocked — a decision or appeal raced with a claim deadlocked (a 500).
-    // The three statements are sent together (pipelined, one round trip) and run in this
-    // order: the budget is summed once both locks are held.
-    const [, locked, committed] = await Promise.all([
+    // The statements are sent together (pipelined, one round trip) and run in this order:
+    // the budget is summed once both locks are held. The post a payout is made for is read
+    // with them (a revision's deliverable and evidence are written once).
+    const [, locked, committed, postKeys] = await Promise.all([
       lockDeal(tx, deal.id),
       lockMilestone(tx, m.id),
       committedUnits(tx, deal.id),
+      basis.scoreBps > 0 ? paidPostKeys(tx, m.id, basis.revision) : [],
     ]);
     if (!locked) throw notFound("Milestone");
     if (locked.status === "approved" || locked.status === "paid")
@@ -127,6 +130,15 @@ export async function claim(
       );
     if (committed + amountUnits > deal.budgetUnits)
       throw new AppError("budget_exceeded", "This payout would take the deal over its budget.");
+    // One post, one payment: the revision's post (its URL, the canonical URL its platform
+    // named, its evidence's content hash) is claimed for good, or 409 evidence_already_used
+    // when another milestone holds it, whichever path pays (settle, the creator's own settle
+    // after the review window, a decision). A refund (nothing paid) claims nothing.
+    await claimPaidPost(
+      tx,
+      { milestoneId: m.id, dealId: deal.id, revision: basis.revision },
+      postKeys,
+    );
     await opts.inTx?.(tx);
     // Again one round trip: the settlement, the milestone approved, the event.
     const [created] = await Promise.all([
@@ -305,6 +317,8 @@ export async function settleMilestone(
     created,
     target: { deal, milestone },
     estimate,
+    // A concurrent caller that finds the payment done by another answers as any later one.
+    alreadyConfirmed: alreadySettled,
   });
   // The response from the rows in hand: the milestone view in one round, with the verdict
   // read alongside only when this call did not create the settlement.

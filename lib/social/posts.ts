@@ -3,8 +3,8 @@ import type { Db } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
 import {
   findHandle,
-  HANDLE_UNIQUE_INDEX,
-  handleOwner,
+  HANDLE_UNIQUE_INDEXES,
+  handleHolder,
   upsertHandle,
 } from "@/db/queries/creator-handles";
 import {
@@ -17,13 +17,15 @@ import type { SandboxPost, User } from "@/db/schema";
 import { sandboxOrigin, sandboxSocialEnabled } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
 import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@/lib/pagination";
-import { handleText } from "@/lib/profile/handles";
+import { handleCodeFor, handleText } from "@/lib/profile/handles";
 import { sandboxPostId, sandboxPostUrl } from "@/lib/verify/evidence/sandbox";
 
 // The sandbox social platform of the embedded default: a creator publishes a post (handle,
 // caption, a media placeholder) and gets a URL that the verifier reads like any platform's,
 // through its oEmbed endpoint. The handle is the publisher's own: the first post declares it
-// as their sandbox handle (if nobody else has), later posts must use it.
+// as their sandbox handle (if nobody else has), later posts must use it. Declared is not
+// verified: like any platform's, a sandbox handle counts once a post of it carries the
+// handle's one-time code and the creator asks for the check (lib/profile/verify-handle.ts).
 
 export const sandboxMediaTypes = ["video", "photo", "story"] as const;
 
@@ -81,15 +83,20 @@ export async function publishPost(
           `You publish on the sandbox as @${mine.handle}; change it on your profile first.`,
         );
       if (!mine) {
-        if (await handleOwner(tx, "sandbox", input.handle, caller.id))
+        if (await handleHolder(tx, "sandbox", input.handle, caller.id))
           throw new AppError("conflict", `@${input.handle} is taken on the sandbox.`);
-        await upsertHandle(tx, { userId: caller.id, platform: "sandbox", handle: input.handle });
+        await upsertHandle(tx, {
+          userId: caller.id,
+          platform: "sandbox",
+          handle: input.handle,
+          ...handleCodeFor(),
+        });
       }
       return insertSandboxPost(tx, { userId: caller.id, ...input });
     })
     .catch((err: unknown) => {
       // Claimed by someone else between the check and the write.
-      if (isUniqueViolation(err, HANDLE_UNIQUE_INDEX))
+      if (HANDLE_UNIQUE_INDEXES.some((i) => isUniqueViolation(err, i)))
         throw new AppError("conflict", `@${input.handle} is taken on the sandbox.`);
       throw err;
     });

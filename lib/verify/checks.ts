@@ -5,7 +5,9 @@ import type { VerifierInput } from "./verdict";
 // Deterministic checks: hashtags, mentions and links are matched in code, not judged by
 // the model, so no wording in a deliverable can make a missing one count as present.
 // They search the post's caption as fetched from its platform (the evidence), never what
-// the creator typed about it; and the post's author must be the creator's declared handle.
+// the creator typed about it; and the post's author must be the creator's declared handle,
+// one they have verified (proved theirs with a one-time code): a handle anyone can declare
+// would let them be paid for someone else's post.
 
 export type RequirementKind = "hashtag" | "mention" | "link";
 export type RequirementResult = { kind: RequirementKind; value: string; found: boolean };
@@ -128,9 +130,14 @@ const platformNames: Record<string, string> = {
 
 /**
  * What the evidence itself fails: the post could not be read, or its author is not (or
- * cannot be shown to be) the creator's declared handle on that platform.
+ * cannot be shown to be) the creator's declared handle on that platform, or that handle is
+ * not verified as the creator's.
  */
-export function evidenceProblems(e: Evidence, declaredHandle: string | null): string[] {
+export function evidenceProblems(
+  e: Evidence,
+  declaredHandle: string | null,
+  handleVerified: boolean,
+): string[] {
   if (e.status !== "ok") return [`post not verifiable (${e.status}): ${e.error}`];
   const where = platformNames[e.record.platform] ?? e.record.platform;
   const author = e.record.authorHandle;
@@ -146,6 +153,10 @@ export function evidenceProblems(e: Evidence, declaredHandle: string | null): st
     return [
       `post author @${author} is not the creator's declared ${where} handle @${declaredHandle}`,
     ];
+  if (!handleVerified)
+    return [
+      `handle @${author} is not verified: the creator has not proved the ${where} handle is theirs (profile → platform handles)`,
+    ];
   return [];
 }
 
@@ -154,7 +165,7 @@ export function deterministicCheck(
   input: VerifierInput,
 ): RequirementCheck & { evidence: string[] } {
   const check = checkRequirements(input.requirements, evidenceHaystack(input.evidence));
-  const evidence = evidenceProblems(input.evidence, input.declaredHandle);
+  const evidence = evidenceProblems(input.evidence, input.declaredHandle, input.handleVerified);
   // An unread post: its requirements were not checked, so they are not listed as missing.
   if (input.evidence.status !== "ok") return { ...check, evidence, missing: evidence };
   return { ...check, evidence, missing: [...evidence, ...check.missing] };

@@ -48,6 +48,8 @@ export type VerifierInput = {
   evidence: Evidence;
   /** The creator's declared handle on the evidence's platform (profile), null when none. */
   declaredHandle: string | null;
+  /** Whether the creator proved that handle is theirs (lib/profile/verify-handle.ts). */
+  handleVerified: boolean;
   dealTitle: string;
   milestoneTitle: string;
   /** The deal's platform ("instagram", "tiktok", …, "other"), when known. */

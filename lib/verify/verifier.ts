@@ -48,6 +48,19 @@ const DEFAULT_MAX_RETRIES = 2;
 const DEFAULT_RETRY_DELAY_MS = 250;
 const MAX_SCHEMA_RETRIES = 1;
 
+/**
+ * The longest runVerifier can take with these options: every attempt running into its
+ * timeout, and the backoffs between them. The verifier lease must outlast it.
+ */
+export function verifierWorstCaseMs(opts: VerifierOptions = {}): number {
+  const timeoutMs = opts.timeoutMs ?? env().AI_TIMEOUT_MS;
+  const maxRetries = Math.max(0, opts.maxRetries ?? DEFAULT_MAX_RETRIES);
+  const retryDelayMs = opts.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+  let backoffs = 0;
+  for (let retry = 0; retry < maxRetries; retry++) backoffs += retryDelayMs * 2 ** retry;
+  return (maxRetries + 1) * timeoutMs + backoffs;
+}
+
 /** The "verifier" of a post that could not be read: nothing to judge, so no model is asked. */
 export const NO_EVIDENCE_MODEL_ID = "evidence-gate-v1";
 

@@ -15,15 +15,20 @@ import {
 } from "@/db/queries/verifications";
 import type { Deal, Deliverable, Milestone, User, Verification } from "@/db/schema";
 import { type VerdictJson, verdictJson } from "@/lib/deals/serialize";
-import { env } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/events";
 import { scoreToBps } from "@/lib/money";
 import { type Evidence, type EvidenceOptions, fetchEvidence } from "./evidence";
+import { EVIDENCE_TIMEOUT_MS } from "./evidence/fetch";
 import { evidenceOfRow, evidenceRow } from "./evidence/store";
 import { type EvidenceRef, hashVerdictRecord, verdictRecordOf } from "./record";
 import { RUBRIC_MODEL_ID } from "./rubric";
-import { NO_EVIDENCE_MODEL_ID, runVerifier, type VerifierOptions } from "./verifier";
+import {
+  NO_EVIDENCE_MODEL_ID,
+  runVerifier,
+  type VerifierOptions,
+  verifierWorstCaseMs,
+} from "./verifier";
 
 // One verifier call per deliverable revision. The stored row is the verdict: a repeat
 // returns it instead of re-rolling the model until it says yes. Concurrent first calls
@@ -72,13 +77,13 @@ export async function verdictForRevision(
   if (!deliverable) throw noDeliverable();
 
   for (;;) {
-    // Room for the evidence fetch (bounded at ~8 s) and the model's attempts.
-    const leaseMs = env().AI_TIMEOUT_MS * 2 + 15_000;
-    if (await takeVerifyLease(db, milestone.id, revision, leaseMs)) {
+    const leaseMs = verifyLeaseMs(opts);
+    const owner = await takeVerifyLease(db, milestone.id, revision, leaseMs);
+    if (owner) {
       try {
         return await runAndStore(db, milestone, deal, deliverable, opts);
       } finally {
-        await releaseVerifyLease(db, milestone.id).catch(() => {});
+        await releaseVerifyLease(db, milestone.id, owner).catch(() => {});
       }
     }
     // Someone else is asking the model about this revision: wait for their verdict, or
@@ -86,6 +91,19 @@ export async function verdictForRevision(
     const waited = await waitForVerdict(db, milestone.id, revision, leaseMs);
     if (waited) return waited;
   }
+}
+
+/** Room for the database writes around the verifier, beyond its worst case. */
+const LEASE_MARGIN_MS = 15_000;
+
+/**
+ * How long the verifier lease lasts: the evidence fetch (one bounded read) and every model
+ * attempt timing out, plus a margin. Shorter, a second caller could take the lease from a
+ * verifier still at work and ask the model again.
+ */
+export function verifyLeaseMs(opts: VerifyOptions = {}): number {
+  const evidenceMs = opts.evidence?.timeoutMs ?? EVIDENCE_TIMEOUT_MS;
+  return evidenceMs + verifierWorstCaseMs(opts) + LEASE_MARGIN_MS;
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -171,6 +189,7 @@ async function runAndStore(
       deliverable: { url: deliverable.url, text: deliverable.text, note: deliverable.note },
       evidence,
       declaredHandle: declared?.handle ?? null,
+      handleVerified: !!declared?.verifiedAt,
       dealTitle: deal.title,
       milestoneTitle: milestone.title,
       platform: deal.platform,

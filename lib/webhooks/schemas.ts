@@ -13,7 +13,12 @@ const eventTypesField = z
 
 export const createEndpointBody = z
   .object({
-    url: z.string().max(2048).describe("https URL on a public address that receives the events"),
+    url: z
+      .string()
+      .max(2048)
+      .describe(
+        "https URL on a public address that receives the events (a deployment's FETCH_ALLOWED_HOSTS may exempt local receivers, e.g. http://127.0.0.1:4000)",
+      ),
     eventTypes: eventTypesField.optional(),
   })
   .strict();

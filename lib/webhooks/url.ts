@@ -54,7 +54,12 @@ export async function assertWebhookUrl(
     }
     for (const address of addresses) {
       const why = blockedAddressReason(address);
-      if (why) throw refuse(`${host} is a ${why} address; webhooks go to public addresses only.`);
+      if (!why) continue;
+      // A literal address is the caller's own input; what a name resolved to is the server's
+      // DNS answer, which a refusal must not reveal (it would map the internal network).
+      if (isIP(host))
+        throw refuse(`${host} is a ${why} address; webhooks go to public addresses only.`);
+      throw refuse(`${host} is not allowed; webhooks go to public addresses only.`);
     }
   }
   url.hash = "";

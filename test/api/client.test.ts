@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as keysRoute from "@/app/api/keys/route";
+import type { ApiKeyScope } from "@/db/schema";
 import { ApiError, createClient } from "@/lib/api/client";
 import {
   dealDetailResponse,
@@ -25,7 +26,7 @@ import { inProcessFetch } from "./in-process-fetch";
 
 const baseUrl = "http://localhost";
 
-async function apiKeyOf(user: TestUser, scopes: ("read" | "write" | "settle")[]) {
+async function apiKeyOf(user: TestUser, scopes: ApiKeyScope[]) {
   const res = await call(keysRoute.POST, {
     path: "/api/keys",
     token: user.token,
@@ -199,7 +200,7 @@ describe("the typed client: inbox, webhooks, evidence", () => {
     const { brand, creator } = await parties();
     const api = createClient({
       baseUrl,
-      apiKey: await apiKeyOf(brand, ["read", "write"]),
+      apiKey: await apiKeyOf(brand, ["read", "write", "webhooks"]),
       fetch: inProcessFetch,
     });
     expect((await api.me()).user.id).toBe(brand.user.id);

@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { METHOD_NOT_ALLOWED, ROUTE_METHODS } from "@/lib/http";
-import { type Endpoint, endpoints, errorsOf } from "@/lib/openapi";
-import { apiPath, expectRealErrorCodes, routeFiles } from "../helpers/api-routes";
+import { reference, routeModules } from "@/app/api/reference";
+import { type Endpoint, endpoints, errorsOf, openApiDocument } from "@/lib/openapi";
+import {
+  operations as allOperations,
+  apiPath,
+  expectRealErrorCodes,
+  routeFiles,
+} from "../helpers/api-routes";
 
 // The reference (lib/openapi.ts) against the routes that exist: every operation of every
 // app/api/**/route.ts is documented with a success response schema, and every list takes
@@ -12,20 +17,8 @@ import { apiPath, expectRealErrorCodes, routeFiles } from "../helpers/api-routes
 /** Routes that are not part of the API: the dev identity provider and test clock (404 elsewhere). */
 const UNDOCUMENTED = [/^\/api\/dev\//];
 
-async function operations(): Promise<Array<{ method: string; path: string }>> {
-  const out: Array<{ method: string; path: string }> = [];
-  for (const file of routeFiles()) {
-    const p = apiPath(file);
-    if (UNDOCUMENTED.some((r) => r.test(p))) continue;
-    const mod = (await import(file)) as Record<string, unknown>;
-    for (const method of ROUTE_METHODS) {
-      if (method === "HEAD") continue; // Next's own, from GET
-      const handler = mod[method] as { [METHOD_NOT_ALLOWED]?: boolean } | undefined;
-      if (typeof handler === "function" && !handler[METHOD_NOT_ALLOWED])
-        out.push({ method, path: p });
-    }
-  }
-  return out;
+async function operations() {
+  return (await allOperations()).filter((o) => !UNDOCUMENTED.some((r) => r.test(o.path)));
 }
 
 const find = (method: string, p: string) =>
@@ -49,20 +42,70 @@ describe("the reference covers every route", () => {
   });
 
   it("every error an endpoint lists, its own or of its kind, is a real code under its status", () => {
-    for (const e of endpoints) expectRealErrorCodes(e, errorsOf(e));
+    for (const e of reference) expectRealErrorCodes(e, errorsOf(e));
   });
 
   it("authenticated endpoints list the credential errors; session-only ones forbidden, others the scope", () => {
-    for (const e of endpoints.filter((x) => x.auth === true)) {
+    for (const e of reference.filter((x) => x.auth === true)) {
       const errors = errorsOf(e).join("\n");
       expect(errors, `${e.method} ${e.path}`).toMatch(/^401 .*unauthenticated/m);
       if (e.sessionOnly) expect(errors).toMatch(/^403 forbidden/m);
       else {
-        expect(errors, `${e.method} ${e.path}`).toMatch(/^403 insufficient_scope/m);
+        expect(errors, `${e.method} ${e.path}`).toContain(
+          `403 insufficient_scope (an API key without the ${e.scope} scope)`,
+        );
         expect(errors, `${e.method} ${e.path}`).toMatch(/^429 rate_limited/m);
       }
       if (e.body) expect(errors, `${e.method} ${e.path}`).toMatch(/^413 payload_too_large/m);
     }
+  });
+});
+
+describe("the reference's scopes are the routes' own declarations", () => {
+  it("app/api/reference.ts gathers every documented route module", async () => {
+    const documented = routeFiles()
+      .map(apiPath)
+      .filter((p) => !UNDOCUMENTED.some((r) => r.test(p)) && p !== "/api/openapi.json")
+      .sort();
+    expect(
+      Object.keys(routeModules).sort(),
+      "add the route module to app/api/reference.ts",
+    ).toEqual(documented);
+    for (const file of routeFiles()) {
+      const p = apiPath(file);
+      if (routeModules[p]) expect(routeModules[p], p).toBe(await import(file));
+    }
+  });
+
+  it("each operation documents the scope its route({ scope }) declares, and its kind of auth", async () => {
+    const ops = await operations();
+    for (const o of ops) {
+      const e = reference.find((x) => x.method === o.method && x.path === o.path) as Endpoint;
+      const where = `${o.method} ${o.path}`;
+      expect(e.scope, where).toBe(o.access?.auth === "api_key" ? o.access.scope : undefined);
+      const kind = o.access?.auth;
+      if (e.auth === true && !e.sessionOnly) expect(kind, where).toBe("api_key");
+      else if (e.auth === false && !e.sessionOnly) expect(kind, where).toBe("public");
+      else expect(kind, where).toBe("no_api_key"); // session only, or the cron secret
+    }
+    // the hand-written entries carry none: the scope has one source
+    expect(endpoints.filter((e) => e.scope !== undefined)).toEqual([]);
+  });
+
+  it("the OpenAPI document names each operation's scope on its bearer requirement", () => {
+    const doc = openApiDocument("http://localhost", reference) as unknown as {
+      paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>>;
+    };
+    const scoped = reference.filter((e) => e.scope);
+    expect(scoped.length).toBeGreaterThan(30);
+    for (const e of scoped)
+      expect(
+        doc.paths[e.path]?.[e.method.toLowerCase()]?.security,
+        `${e.method} ${e.path}`,
+      ).toEqual([{ bearer: [e.scope] }, { cookie: [] }]);
+    expect(doc.paths["/api/milestones/{id}/refund"]?.post?.security?.[0]).toEqual({
+      bearer: ["settle"],
+    });
   });
 });
 
@@ -74,8 +117,12 @@ function listFields(schema: z.ZodType | null): string[] {
     .map(([k]) => k);
 }
 
-/** Lists with a small fixed bound, not paginated: a user's handles (one per platform: five). */
-const BOUNDED_LISTS = new Set(["GET /api/profile/handles"]);
+/**
+ * Lists with a small fixed bound, not paginated: a user's handles (one per platform: five);
+ * the wallet overview (the signed-in and linked wallets, at most 10 funding wallets, the
+ * latest 20 sends: the full record is the ledger's).
+ */
+const BOUNDED_LISTS = new Set(["GET /api/profile/handles", "GET /api/wallet"]);
 
 describe("every list is paginated", () => {
   const lists = endpoints.filter((e) => e.method === "GET" && listFields(e.responseSchema).length);

@@ -33,6 +33,7 @@ import * as notificationsRoute from "@/app/api/notifications/route";
 import * as unreadRoute from "@/app/api/notifications/unread/route";
 import * as openapiRoute from "@/app/api/openapi.json/route";
 import * as handlesRoute from "@/app/api/profile/handles/route";
+import * as verifyHandleRoute from "@/app/api/profile/handles/verify/route";
 import * as profileRoute from "@/app/api/profile/route";
 import * as relayRoute from "@/app/api/relay/status/route";
 import * as reputationRoute from "@/app/api/reputation/[wallet]/route";
@@ -69,7 +70,7 @@ import { settleMilestone } from "@/lib/settle/settle";
 import { devIdToken, uniqueEmail } from "../helpers/auth";
 import { brandWallet, fundDeal, fundingTermsOf } from "../helpers/fund-deal";
 import { type CallResult, call } from "../helpers/http";
-import { publishOnSandbox } from "../helpers/sandbox-platform";
+import { publishOnSandbox, sandboxPlatform } from "../helpers/sandbox-platform";
 import { parties } from "../settle/fixtures";
 import { answering, goodDeliverable, launchRequirements } from "../verify/fixtures";
 
@@ -361,7 +362,7 @@ describe("documented responses: escrow", () => {
         chainId: chainConfig().chainId,
         escrow: terms.escrow,
         usdc: terms.usdc,
-        dealKey: terms.dealKey,
+        dealRef: terms.dealRef,
         brand: funder.address,
         evaluator: terms.evaluator,
         deadline: BigInt(terms.deadline),
@@ -606,6 +607,41 @@ describe("documented responses: auth, profile and handles", () => {
       endpoints.find((e) => e.method === "DELETE" && e.path === "/api/profile/handles")
         ?.responseSchema,
     ).toBeNull();
+
+    // Proving a handle: its code in a post by it (on the sandbox), then the check.
+    await sandboxPlatform();
+    const sandboxHandle = `${handle}_sb`;
+    const declared = expectDocumented(
+      "PUT",
+      "/api/profile/handles",
+      await call(handlesRoute.PUT, {
+        method: "PUT",
+        token,
+        body: { platform: "sandbox", handle: sandboxHandle },
+      }),
+    );
+    expect(declared.handle.verified).toBe(false);
+    const proof = await call(postsRoute.POST, {
+      token,
+      body: { handle: sandboxHandle, caption: `Mine: ${declared.handle.verification.code}` },
+    });
+    expect(proof.status).toBe(201);
+    const verifyBody = { platform: "sandbox", handle: sandboxHandle, postUrl: proof.body.post.url };
+    const proved = expectDocumented(
+      "POST",
+      "/api/profile/handles/verify",
+      await call(verifyHandleRoute.POST, { token, body: verifyBody }),
+    );
+    expect(proved.handle.verified).toBe(true);
+    expectDocumentedError(
+      "POST",
+      "/api/profile/handles/verify",
+      await call(verifyHandleRoute.POST, {
+        token,
+        body: { ...verifyBody, handle: "someone_else" },
+      }),
+      "not_found",
+    );
 
     expectDocumented(
       "DELETE",

@@ -30,6 +30,9 @@ const examples: Record<string, { path?: string; body?: unknown }> = {
   "PATCH /api/profile": { body: { displayName: "Mallory" } },
   "PUT /api/profile/handles": { body: { platform: "instagram", handle: "mallory_takes_over" } },
   "DELETE /api/profile/handles": { path: "/api/profile/handles?platform=instagram" },
+  "POST /api/profile/handles/verify": {
+    body: { platform: "sandbox", handle: "mallory", postUrl: "https://example.invalid/p/1" },
+  },
   "POST /api/keys": { body: { name: "minted by a key", scopes: ["read", "write", "settle"] } },
   "GET /api/keys": {},
   "PATCH /api/keys/{id}": { body: { name: "renamed by a key" } },

@@ -7,7 +7,7 @@ import { GET as keysGET, POST as keysPOST } from "@/app/api/keys/route";
 import { POST as readPOST } from "@/app/api/notifications/read/route";
 import { POST as settlePOST } from "@/app/api/settle/route";
 import { getDb } from "@/db/client";
-import { apiKeys, rateLimits } from "@/db/schema";
+import { type ApiKeyScope, apiKeys, rateLimits } from "@/db/schema";
 import { apiKeyPageResponse, createdApiKeyResponse } from "@/lib/auth/api-keys";
 import { resetEnvCache } from "@/lib/env";
 import { pruneWindows } from "@/lib/rate-limit";
@@ -18,7 +18,7 @@ import { call } from "../helpers/http";
 // `Authorization: Bearer mk_…` within their scopes, revoked or expired → 401, limited per
 // key and per user (rows in the database), and unable to manage keys themselves.
 
-type Scope = "read" | "write" | "settle";
+type Scope = ApiKeyScope;
 
 async function createKey(
   session: TestSession,

@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import type { ChainWalletClient } from "@/lib/chain/clients";
 import {
+  dealIdFromRef,
   dealKey,
+  dealRef,
   GRACE_PERIOD_SECONDS as GRACE,
   MilestoneState,
   receiveAuthorizationTypedData,
@@ -88,8 +90,12 @@ function prng(seed: number) {
 }
 
 interface ModelDeal {
+  /** The ref it was funded with; its key is dealKey(brand, ref). */
+  ref: Hex;
   key: Hex;
   brand: Address;
+  /** Where unreleased money goes: the funder, or the address fundWithRefundAddress named. */
+  refundTo: Address;
   evaluator: Address;
   creator: Address | null;
   deadline: bigint;
@@ -159,9 +165,17 @@ const releasable = (d: ModelDeal) => d.creator !== null && hasLocked(d) && windo
 const assignable = (d: ModelDeal) => d.creator === null && !d.cancelled && windowOpen(d);
 const refundable = (d: ModelDeal) => hasLocked(d) && !windowOpen(d);
 
+/** A key nobody can have funded (the zero address never sends). */
 function unknownKey(): Hex {
-  return dealKey(rng.uuid());
+  return dealKey(zeroAddress, rng.uuid());
 }
+
+function unknownRef(): Hex {
+  return dealRef(rng.uuid());
+}
+
+/** The escrow's key of `funder`'s deal `ref`. */
+const keyOf = (funder: Address, ref: Hex): Hex => dealKey(funder, dealIdFromRef(ref));
 
 // ---- the model: each function's checks in the contract's order -------------------------------
 
@@ -180,16 +194,20 @@ function recordErrors(
 }
 
 function recordDeal(
-  key: Hex,
+  ref: Hex,
   brand: Address,
   evaluator: Address,
   deadline: bigint,
   amounts: bigint[],
+  refundTo: Address = brand,
 ) {
   const total = amounts.reduce((s, a) => s + a, 0n);
+  const key = keyOf(brand, ref);
   const d: ModelDeal = {
+    ref,
     key,
     brand,
+    refundTo,
     evaluator,
     creator: null,
     deadline,
@@ -228,7 +246,7 @@ function applyRelease(d: ModelDeal, index: bigint, payout: bigint) {
   d.released += payout;
   d.refunded += amount - payout;
   credit(d.creator as Address, payout);
-  credit(d.brand, amount - payout);
+  credit(d.refundTo, amount - payout);
   credit(c.escrow, -amount);
 }
 
@@ -252,18 +270,36 @@ function randomDeadline(): bigint {
 
 function fundStep(): Step {
   const brand = rng.chance(0.9) ? rng.pick(brands) : stranger;
+  // Sometimes an existing deal's ref: its own funder's second funding (DealExists), or
+  // someone else's (squatting), which lands under the sender's own key.
   const existing = pickDeal();
-  const key = existing && rng.chance(0.08) ? existing.key : unknownKey();
+  const ref = existing && rng.chance(0.12) ? existing.ref : unknownRef();
+  const key = keyOf(address(brand), ref);
   const evaluator = rng.chance(0.96) ? address(rng.pick(evaluators)) : zeroAddress;
   const deadline = randomDeadline();
   const amounts = randomAmounts();
+  if (rng.chance(0.35)) {
+    // Naming another refund recipient (as a deposit forwarder does): sometimes another
+    // party of the walk, sometimes the zero address (refused).
+    const refundTo = rng.chance(0.05) ? zeroAddress : address(rng.pick(everyone));
+    return {
+      label: "fundWithRefundAddress",
+      sender: brand,
+      functionName: "fundWithRefundAddress",
+      args: [ref, evaluator, deadline, amounts, refundTo],
+      expected:
+        refundTo === zeroAddress ? "ZeroAddress" : recordErrors(key, evaluator, deadline, amounts),
+      apply: () => recordDeal(ref, address(brand), evaluator, deadline, amounts, refundTo),
+      deal: null,
+    };
+  }
   return {
-    label: "fund",
+    label: existing && ref === existing.ref ? "fund(known ref)" : "fund",
     sender: brand,
     functionName: "fund",
-    args: [key, evaluator, deadline, amounts],
+    args: [ref, evaluator, deadline, amounts],
     expected: recordErrors(key, evaluator, deadline, amounts),
-    apply: () => recordDeal(key, address(brand), evaluator, deadline, amounts),
+    apply: () => recordDeal(ref, address(brand), evaluator, deadline, amounts),
     deal: null,
   };
 }
@@ -281,13 +317,13 @@ async function fundWithAuthorizationStep(): Promise<Step> {
       args,
       expected: "DealExists",
       apply: () => {},
-      deal: byKey.get(args[0] as Hex) ?? null,
+      deal: byKey.get(keyOf(args[1] as Address, args[0] as Hex)) ?? null,
     };
   }
   const brand = rng.pick(brands);
   const signer = rng.chance(0.95) ? brand : rng.pick(everyone);
   const existing = pickDeal();
-  const key = existing && rng.chance(0.05) ? existing.key : unknownKey();
+  const ref = existing && rng.chance(0.08) ? existing.ref : unknownRef();
   const evaluator = rng.chance(0.97) ? address(rng.pick(evaluators)) : zeroAddress;
   const deadline = randomDeadline();
   const amounts = randomAmounts();
@@ -297,7 +333,7 @@ async function fundWithAuthorizationStep(): Promise<Step> {
       chainId: c.chainId,
       escrow: c.escrow,
       usdc: c.usdc,
-      dealKey: key,
+      dealRef: ref,
       brand: address(brand),
       evaluator,
       deadline,
@@ -309,7 +345,7 @@ async function fundWithAuthorizationStep(): Promise<Step> {
 
   // Sometimes the submitter changes the terms the brand signed.
   let submitted = {
-    key,
+    ref,
     brand: address(brand),
     evaluator,
     deadline,
@@ -331,7 +367,7 @@ async function fundWithAuthorizationStep(): Promise<Step> {
       submitted = { ...submitted, deadline: deadline + 1n };
       changed = true;
     } else if (how === 3) {
-      submitted = { ...submitted, key: unknownKey() };
+      submitted = { ...submitted, ref: unknownRef() };
       changed = true;
     } else if (how === 4) {
       const other = rng.pick(brands.filter((b) => b !== brand));
@@ -341,7 +377,7 @@ async function fundWithAuthorizationStep(): Promise<Step> {
   }
   const tampered = changed || signer !== brand;
   const args = [
-    submitted.key,
+    submitted.ref,
     submitted.brand,
     submitted.evaluator,
     submitted.deadline,
@@ -351,7 +387,7 @@ async function fundWithAuthorizationStep(): Promise<Step> {
     signature,
   ] as const;
   let expected = recordErrors(
-    submitted.key,
+    keyOf(submitted.brand, submitted.ref),
     submitted.evaluator,
     submitted.deadline,
     submitted.amounts,
@@ -367,7 +403,7 @@ async function fundWithAuthorizationStep(): Promise<Step> {
     expected,
     apply: () => {
       recordDeal(
-        submitted.key,
+        submitted.ref,
         submitted.brand,
         submitted.evaluator,
         submitted.deadline,
@@ -541,7 +577,7 @@ function cancelStep(): Step {
         s === MilestoneState.Locked ? MilestoneState.Refunded : s,
       );
       deal.refunded += total;
-      credit(deal.brand, total);
+      credit(deal.refundTo, total);
       credit(c.escrow, -total);
     },
     deal,
@@ -570,7 +606,7 @@ function refundExpiredStep(): Step {
       const amount = deal.amounts[Number(index)] ?? 0n;
       deal.states[Number(index)] = MilestoneState.Refunded;
       deal.refunded += amount;
-      credit(deal.brand, amount);
+      credit(deal.refundTo, amount);
       credit(c.escrow, -amount);
     },
     deal,
@@ -686,9 +722,19 @@ async function checkChain(
       ? [...everyone.map(address), c.escrow]
       : [...new Set([...parties, c.escrow])];
   const toCheck = all ? deals : touched ? [touched] : [];
-  const [balances, views, milestones, latest] = await Promise.all([
+  const [balances, views, recipients, milestones, latest] = await Promise.all([
     Promise.all(accounts.map((a) => c.balanceOf(a))),
     Promise.all(toCheck.map((d) => readDeal(c.batch, c.escrow, d.key))),
+    Promise.all(
+      toCheck.map((d) =>
+        c.batch.readContract({
+          address: c.escrow,
+          abi: milestoneEscrowAbi,
+          functionName: "refundRecipient",
+          args: [d.key],
+        }),
+      ),
+    ),
     Promise.all(
       toCheck.flatMap((d) =>
         d.amounts.map((_, i) =>
@@ -723,6 +769,7 @@ async function checkChain(
       milestoneCount: BigInt(d.amounts.length),
     });
     expect(v?.funded).toBe((v?.released ?? 0n) + (v?.refunded ?? 0n) + (v?.locked ?? 0n));
+    expect(recipients[i], `${d.key} refund recipient`).toBe(d.refundTo);
     for (const [j, amount] of d.amounts.entries())
       expect(milestones[m++], `${d.key}[${j}]`).toEqual([amount, d.states[j]]);
   }
@@ -784,7 +831,13 @@ describe("MilestoneEscrow invariants under a random walk", () => {
         // every balance; every FULL_CHECK_EVERY steps (and at the end) every deal and milestone.
         const touched = s?.deal ?? (s?.expected === null ? (deals.at(-1) ?? null) : null);
         const parties = s ? [address(s.sender)] : [];
-        if (touched) parties.push(touched.brand, touched.evaluator, touched.creator ?? zeroAddress);
+        if (touched)
+          parties.push(
+            touched.brand,
+            touched.refundTo,
+            touched.evaluator,
+            touched.creator ?? zeroAddress,
+          );
         await checkChain(touched, parties, {
           all: (step + 1) % FULL_CHECK_EVERY === 0 || step === STEPS - 1,
           everyBalance: step % 10 === 0,
@@ -811,9 +864,11 @@ describe("MilestoneEscrow invariants under a random walk", () => {
       "refundExpired",
     ])
       expect(ok(name), `${name} succeeded`).toBeGreaterThan(5);
+    // Another funder's ref taken again: a deal of its own under its own key (never blocked).
+    expect(ok("fund(known ref)"), "fund of a known ref by another funder").toBeGreaterThan(0);
     const refused = new Set([...counts.keys()].filter((k) => !k.endsWith(":ok")));
     for (const reason of [
-      "fund:DealExists",
+      "fund(known ref):DealExists",
       "fund:DeadlineNotInFuture",
       "fundWithAuthorization(tampered):FiatTokenV2: invalid signature",
       "fundWithAuthorization(replay):DealExists",

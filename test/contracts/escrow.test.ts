@@ -15,8 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { milestoneEscrowAbi, mockUsdcAbi } from "@/contracts/artifacts";
 import type { ChainWalletClient } from "@/lib/chain/clients";
 import {
-  dealIdFromKey,
+  dealIdFromRef,
   dealKey,
+  dealRef,
   fundingNonce,
   GRACE_PERIOD_SECONDS,
   MilestoneState,
@@ -43,7 +44,10 @@ let creator: ChainWalletClient;
 let relayer: ChainWalletClient;
 let stranger: ChainWalletClient;
 
-const newKey = (): Hex => dealKey(randomUUID());
+/** A fresh deal ref (what fund takes). */
+const newRef = (): Hex => dealRef(randomUUID());
+/** A key nobody funded. */
+const newKey = (): Hex => dealKey(zeroAddress, randomUUID());
 const verdict = (label: string): Hex => keccak256(toHex(`verdict:${label}`));
 const now = async () => (await c.pub.getBlock()).timestamp;
 
@@ -80,17 +84,21 @@ async function balances<T extends readonly Address[]>(...who: T) {
   return (await Promise.all(who.map((w) => c.balanceOf(w)))) as { [K in keyof T]: bigint };
 }
 
+/** Funds a deal by `by` (default: the brand): its key is the funder's, dealKey(by, ref). */
 async function fundDeal(
-  opts: { amounts?: bigint[]; deadline?: bigint; by?: ChainWalletClient; key?: Hex } = {},
+  opts: { amounts?: bigint[]; deadline?: bigint; by?: ChainWalletClient; ref?: Hex } = {},
 ) {
-  const key = opts.key ?? newKey();
+  const by = opts.by ?? brand;
+  const ref = opts.ref ?? newRef();
+  const key = keyOf(by.account.address, ref);
   const amounts = opts.amounts ?? [10n * USDC, 20n * USDC, 30n * USDC];
   const deadline = opts.deadline ?? (await now()) + 7n * DAY;
-  const receipt = await ok(
-    call(opts.by ?? brand, "fund", [key, evaluator.account.address, deadline, amounts]),
-  );
-  return { key, amounts, deadline, receipt };
+  const receipt = await ok(call(by, "fund", [ref, evaluator.account.address, deadline, amounts]));
+  return { ref, key, amounts, deadline, receipt };
 }
+
+/** The key of `funder`'s deal `ref`, as lib/escrow/onchain's dealKey computes it. */
+const keyOf = (funder: Address, ref: Hex): Hex => dealKey(funder, dealIdFromRef(ref));
 
 async function assignedDeal(opts: Parameters<typeof fundDeal>[0] = {}) {
   const d = await fundDeal(opts);
@@ -124,21 +132,39 @@ afterAll(async () => {
   await c?.stop();
 });
 
-describe("deal keys (lib/escrow/onchain)", () => {
-  it("left-pads a UUID's 16 bytes to 32 and back", () => {
+describe("deal refs and keys (lib/escrow/onchain)", () => {
+  it("a ref left-pads a UUID's 16 bytes to 32 and back", () => {
     const id = "0f8fad5b-d9cb-469f-a165-70867728950e";
-    expect(dealKey(id)).toBe(`0x${"00".repeat(16)}0f8fad5bd9cb469fa16570867728950e`);
-    expect(dealKey(id.toUpperCase())).toBe(dealKey(id));
-    expect(dealIdFromKey(dealKey(id))).toBe(id);
-    expect(() => dealKey("not-a-uuid")).toThrow();
-    expect(() => dealIdFromKey(keccak256("0x01"))).toThrow();
+    expect(dealRef(id)).toBe(`0x${"00".repeat(16)}0f8fad5bd9cb469fa16570867728950e`);
+    expect(dealRef(id.toUpperCase())).toBe(dealRef(id));
+    expect(dealIdFromRef(dealRef(id))).toBe(id);
+    expect(() => dealRef("not-a-uuid")).toThrow();
+    expect(() => dealIdFromRef(keccak256("0x01"))).toThrow();
+  });
+
+  it("a key binds the funder and the ref, and equals the contract's dealKey", async () => {
+    const id = randomUUID();
+    const a = brand.account.address;
+    const b = stranger.account.address;
+    expect(dealKey(a, id)).not.toBe(dealKey(b, id));
+    expect(dealKey(a, id)).not.toBe(dealKey(a, randomUUID()));
+    expect(dealKey(a.toLowerCase() as Address, id)).toBe(dealKey(a, id));
+    for (const who of [a, b])
+      expect(
+        await c.pub.readContract({
+          address: escrow,
+          abi: milestoneEscrowAbi,
+          functionName: "dealKey",
+          args: [who, dealRef(id)],
+        }),
+      ).toBe(dealKey(who, id));
   });
 });
 
 describe("fund", () => {
   it("pulls the total from the brand and records the deal with every milestone locked", async () => {
     const [brandBefore, escrowBefore] = await balances(brand.account.address, escrow);
-    const { key, amounts, deadline, receipt } = await fundDeal();
+    const { ref, key, amounts, deadline, receipt } = await fundDeal();
     const [brandAfter, escrowAfter] = await balances(brand.account.address, escrow);
     expect(brandBefore - brandAfter).toBe(60n * USDC);
     expect(escrowAfter - escrowBefore).toBe(60n * USDC);
@@ -147,14 +173,17 @@ describe("fund", () => {
       [
         "Funded",
         {
-          dealId: key,
+          dealKey: key,
           brand: brand.account.address,
+          dealRef: ref,
           evaluator: evaluator.account.address,
           deadline,
           total: 60n * USDC,
           milestoneCount: 3n,
         },
       ],
+      // fund() keeps the funder as the deal's refund recipient
+      ["RefundRecipientSet", { dealKey: key, refundTo: brand.account.address }],
     ]);
     expect(await readDeal(c.pub, escrow, key)).toEqual({
       brand: brand.account.address,
@@ -177,32 +206,28 @@ describe("fund", () => {
     expect((await readDeal(c.pub, escrow, key)).milestoneCount).toBe(50n);
   });
 
-  it("refuses an existing deal id, a zero evaluator, 0 or 51 milestones, a zero amount, a past deadline", async () => {
-    const { key } = await fundDeal();
+  it("refuses a second funding of a key, a zero evaluator, 0 or 51 milestones, a zero amount, a past deadline", async () => {
+    const { ref } = await fundDeal();
     const t = await now();
     const ev = evaluator.account.address;
     const fund = (k: Hex, e: Address, deadline: bigint, amounts: bigint[]) =>
       revertReason(call(brand, "fund", [k, e, deadline, amounts]));
     const before = await balances(brand.account.address, escrow);
 
-    expect(await fund(key, ev, t + DAY, [USDC])).toBe("DealExists");
-    // Even by someone else: deal ids cannot be taken over.
-    expect(await revertReason(call(stranger, "fund", [key, ev, t + DAY, [USDC]]))).toBe(
-      "DealExists",
-    );
-    expect(await fund(newKey(), zeroAddress, t + DAY, [USDC])).toBe("ZeroAddress");
-    expect(await fund(newKey(), ev, t + DAY, [])).toBe("InvalidMilestoneCount");
+    expect(await fund(ref, ev, t + DAY, [USDC])).toBe("DealExists");
+    expect(await fund(newRef(), zeroAddress, t + DAY, [USDC])).toBe("ZeroAddress");
+    expect(await fund(newRef(), ev, t + DAY, [])).toBe("InvalidMilestoneCount");
     expect(
       await fund(
-        newKey(),
+        newRef(),
         ev,
         t + DAY,
         Array.from({ length: 51 }, () => 1n),
       ),
     ).toBe("InvalidMilestoneCount");
-    expect(await fund(newKey(), ev, t + DAY, [USDC, 0n, USDC])).toBe("ZeroAmount");
-    expect(await fund(newKey(), ev, t, [USDC])).toBe("DeadlineNotInFuture");
-    expect(await fund(newKey(), ev, t - DAY, [USDC])).toBe("DeadlineNotInFuture");
+    expect(await fund(newRef(), ev, t + DAY, [USDC, 0n, USDC])).toBe("ZeroAmount");
+    expect(await fund(newRef(), ev, t, [USDC])).toBe("DeadlineNotInFuture");
+    expect(await fund(newRef(), ev, t - DAY, [USDC])).toBe("DeadlineNotInFuture");
     expect(await balances(brand.account.address, escrow)).toEqual(before);
   });
 
@@ -213,11 +238,11 @@ describe("fund", () => {
     const allowanceError = toFunctionSelector(
       "ERC20InsufficientAllowance(address,uint256,uint256)",
     );
-    expect(await revertReason(call(poor, "fund", [newKey(), ev, deadline, [USDC]]))).toBe(
+    expect(await revertReason(call(poor, "fund", [newRef(), ev, deadline, [USDC]]))).toBe(
       allowanceError,
     );
     await approveEscrow(c, poor);
-    expect(await revertReason(call(poor, "fund", [newKey(), ev, deadline, [6n * USDC]]))).toBe(
+    expect(await revertReason(call(poor, "fund", [newRef(), ev, deadline, [6n * USDC]]))).toBe(
       toFunctionSelector("ERC20InsufficientBalance(address,uint256,uint256)"),
     );
   });
@@ -236,16 +261,17 @@ describe("fund", () => {
 
 describe("fundWithAuthorization", () => {
   async function signFunding(
-    p: { key?: Hex; amounts?: bigint[]; deadline?: bigint; validBefore?: bigint } = {},
+    p: { ref?: Hex; amounts?: bigint[]; deadline?: bigint; validBefore?: bigint } = {},
   ) {
-    const key = p.key ?? newKey();
+    const ref = p.ref ?? newRef();
+    const key = keyOf(gaslessBrand.account.address, ref);
     const amounts = p.amounts ?? [15n * USDC, 25n * USDC];
     const deadline = p.deadline ?? (await now()) + 7n * DAY;
     const validBefore = p.validBefore ?? (await now()) + 3600n;
     const terms = {
       chainId: c.chainId,
       escrow,
-      dealKey: key,
+      dealRef: ref,
       brand: gaslessBrand.account.address,
       evaluator: evaluator.account.address,
       deadline,
@@ -255,10 +281,16 @@ describe("fundWithAuthorization", () => {
       receiveAuthorizationTypedData({ ...terms, usdc: c.usdc, validAfter: 0n, validBefore }),
     );
     const args = (
-      o: Partial<{ key: Hex; evaluator: Address; deadline: bigint; amounts: bigint[] }> = {},
+      o: Partial<{
+        ref: Hex;
+        brand: Address;
+        evaluator: Address;
+        deadline: bigint;
+        amounts: bigint[];
+      }> = {},
     ) => [
-      o.key ?? key,
-      gaslessBrand.account.address,
+      o.ref ?? ref,
+      o.brand ?? gaslessBrand.account.address,
       o.evaluator ?? evaluator.account.address,
       o.deadline ?? deadline,
       o.amounts ?? amounts,
@@ -266,7 +298,7 @@ describe("fundWithAuthorization", () => {
       validBefore,
       signature,
     ];
-    return { key, amounts, deadline, terms, signature, args };
+    return { ref, key, amounts, deadline, terms, signature, args };
   }
 
   it("a relayer funds the deal from the brand's signature; the nonce matches the contract's", async () => {
@@ -277,7 +309,7 @@ describe("fundWithAuthorization", () => {
         abi: milestoneEscrowAbi,
         functionName: "fundingNonce",
         args: [
-          s.key,
+          s.ref,
           gaslessBrand.account.address,
           evaluator.account.address,
           s.deadline,
@@ -294,8 +326,9 @@ describe("fundWithAuthorization", () => {
 
     const funded = events(receipt).find((e) => e.eventName === "Funded");
     expect(funded?.args).toMatchObject({
-      dealId: s.key,
+      dealKey: s.key,
       brand: gaslessBrand.account.address,
+      dealRef: s.ref,
       total: 40n * USDC,
     });
     const d = await readDeal(c.pub, escrow, s.key);
@@ -325,7 +358,8 @@ describe("fundWithAuthorization", () => {
       { amounts: [15n * USDC, 20n * USDC, 5n * USDC] },
       { evaluator: stranger.account.address },
       { deadline: s.deadline + DAY },
-      { key: newKey() }, // the same authorization for another deal
+      { ref: newRef() }, // the same authorization for another deal
+      { brand: relayer.account.address }, // under another funder's key
     ];
     for (const t of tampered)
       expect(await revertReason(call(relayer, "fundWithAuthorization", s.args(t)))).toBe(
@@ -372,6 +406,116 @@ describe("fundWithAuthorization", () => {
   });
 });
 
+describe("squatting: a deal's key is its funder's", () => {
+  it("a third party funding the brand's ref with junk terms gets its own key and does not block the brand", async () => {
+    const ref = newRef();
+    const junk = await fundDeal({
+      by: stranger,
+      ref,
+      amounts: [1n],
+      deadline: (await now()) + DAY,
+    });
+    expect(junk.key).toBe(keyOf(stranger.account.address, ref));
+    expect((await readDeal(c.pub, escrow, junk.key)).brand).toBe(stranger.account.address);
+    // The brand's key is untouched, and the brand funds it as if nothing happened.
+    const brandKey = keyOf(brand.account.address, ref);
+    expect(brandKey).not.toBe(junk.key);
+    expect((await readDeal(c.pub, escrow, brandKey)).brand).toBe(zeroAddress);
+    const mine = await fundDeal({ ref });
+    expect(mine.key).toBe(brandKey);
+    expect(await readDeal(c.pub, escrow, brandKey)).toMatchObject({
+      brand: brand.account.address,
+      funded: 60n * USDC,
+      milestoneCount: 3n,
+    });
+    expect((await readDeal(c.pub, escrow, junk.key)).funded).toBe(1n);
+  });
+
+  it("a third party with the exact terms gets its own deal; it can neither cancel nor drain the brand's", async () => {
+    const ref = newRef();
+    const deadline = (await now()) + DAY;
+    const copy = await fundDeal({ by: stranger, ref, deadline });
+    const mine = await fundDeal({ ref, deadline });
+    expect(copy.key).not.toBe(mine.key);
+    expect((await readDeal(c.pub, escrow, mine.key)).brand).toBe(brand.account.address);
+
+    expect(await revertReason(call(stranger, "cancel", [mine.key]))).toBe("NotBrand");
+    expect(await revertReason(call(stranger, "refundExpired", [mine.key, 0n]))).toBe(
+      "RefundNotYetAvailable",
+    );
+    // Its own copy it may cancel: the money goes back to it, not to the brand.
+    const who = [stranger.account.address, brand.account.address] as const;
+    const before = await balances(...who);
+    await ok(call(stranger, "cancel", [copy.key]));
+    const after = await balances(...who);
+    expect(after.map((a, i) => a - (before[i] ?? 0n))).toEqual([60n * USDC, 0n]);
+    expect(await readDeal(c.pub, escrow, mine.key)).toMatchObject({
+      cancelled: false,
+      locked: 60n * USDC,
+    });
+    // After deadline + grace anyone may return the brand's milestones, but only to the brand.
+    await timeTravel(9n * DAY);
+    const late = await balances(...who);
+    await ok(call(stranger, "refundExpired", [mine.key, 2n]));
+    const done = await balances(...who);
+    expect(done.map((a, i) => a - (late[i] ?? 0n))).toEqual([0n, 30n * USDC]);
+  });
+
+  it("a third party cannot fund under the brand's key with the brand's signature for another ref or signer", async () => {
+    const ref = newRef();
+    const deadline = (await now()) + 7n * DAY;
+    const amounts = [5n * USDC];
+    const terms = {
+      chainId: c.chainId,
+      escrow,
+      dealRef: ref,
+      brand: gaslessBrand.account.address,
+      evaluator: evaluator.account.address,
+      deadline,
+      amounts,
+    };
+    const validBefore = (await now()) + 3600n;
+    // The stranger signs for itself: its funding is under its own key, whatever it names.
+    const own = await stranger.signTypedData(
+      receiveAuthorizationTypedData({
+        ...terms,
+        brand: stranger.account.address,
+        usdc: c.usdc,
+        validAfter: 0n,
+        validBefore,
+      }),
+    );
+    const args = (brandArg: Address, signature: Hex) => [
+      ref,
+      brandArg,
+      evaluator.account.address,
+      deadline,
+      amounts,
+      0n,
+      validBefore,
+      signature,
+    ];
+    // Naming the brand with the stranger's signature: the token refuses it.
+    expect(
+      await revertReason(
+        call(relayer, "fundWithAuthorization", args(gaslessBrand.account.address, own)),
+      ),
+    ).toBe("FiatTokenV2: invalid signature");
+    await ok(call(relayer, "fundWithAuthorization", args(stranger.account.address, own)));
+    expect((await readDeal(c.pub, escrow, keyOf(gaslessBrand.account.address, ref))).brand).toBe(
+      zeroAddress,
+    );
+    // The brand's own signature still funds the brand's key.
+    const theirs = await gaslessBrand.signTypedData(
+      receiveAuthorizationTypedData({ ...terms, usdc: c.usdc, validAfter: 0n, validBefore }),
+    );
+    await ok(call(relayer, "fundWithAuthorization", args(gaslessBrand.account.address, theirs)));
+    expect((await readDeal(c.pub, escrow, keyOf(gaslessBrand.account.address, ref))).brand).toBe(
+      gaslessBrand.account.address,
+    );
+  });
+});
+
 describe("assignCreator", () => {
   it("only the evaluator assigns, once, to a nonzero creator", async () => {
     const { key } = await fundDeal();
@@ -383,7 +527,7 @@ describe("assignCreator", () => {
     );
     const receipt = await ok(call(evaluator, "assignCreator", [key, who]));
     expect(events(receipt).map((e) => [e.eventName, e.args])).toEqual([
-      ["CreatorAssigned", { dealId: key, creator: who }],
+      ["CreatorAssigned", { dealKey: key, creator: who }],
     ]);
     expect((await readDeal(c.pub, escrow, key)).creator).toBe(who);
     expect(
@@ -421,7 +565,7 @@ describe("release", () => {
       [
         "Released",
         {
-          dealId: key,
+          dealKey: key,
           index: 1n,
           creator: creator.account.address,
           payout: 14n * USDC,
@@ -545,7 +689,7 @@ describe("releaseWithSig", () => {
     const after = await balances(...who);
     expect(after.map((a, i) => a - (before[i] ?? 0n))).toEqual([21n * USDC, 9n * USDC, 0n]);
     expect(events(receipt)[0]?.args).toEqual({
-      dealId: key,
+      dealKey: key,
       index: 2n,
       creator: creator.account.address,
       payout: 21n * USDC,
@@ -656,8 +800,8 @@ describe("cancel", () => {
     expect(brandAfter - brandBefore).toBe(60n * USDC);
     expect(escrowBefore - escrowAfter).toBe(60n * USDC);
     expect(events(receipt).map((e) => [e.eventName, e.args])).toEqual([
-      ...amounts.map((amount, i) => ["Refunded", { dealId: key, index: BigInt(i), amount }]),
-      ["Cancelled", { dealId: key, refunded: 60n * USDC }],
+      ...amounts.map((amount, i) => ["Refunded", { dealKey: key, index: BigInt(i), amount }]),
+      ["Cancelled", { dealKey: key, refunded: 60n * USDC }],
     ]);
     expect(await readDeal(c.pub, escrow, key)).toMatchObject({
       cancelled: true,
@@ -686,7 +830,7 @@ describe("cancel", () => {
     await ok(call(stranger, "refundExpired", [key, 1n]));
     const receipt = await ok(call(brand, "cancel", [key]));
     const cancelled = events(receipt).find((e) => e.eventName === "Cancelled");
-    expect(cancelled?.args).toEqual({ dealId: key, refunded: 40n * USDC });
+    expect(cancelled?.args).toEqual({ dealKey: key, refunded: 40n * USDC });
     expect(await readDeal(c.pub, escrow, key)).toMatchObject({ refunded: 60n * USDC, locked: 0n });
   });
 });
@@ -711,7 +855,7 @@ describe("refundExpired", () => {
     const after = await balances(...who);
     expect(after.map((a, i) => a - (before[i] ?? 0n))).toEqual([20n * USDC, 0n, 0n]);
     expect(events(receipt).map((e) => [e.eventName, e.args])).toEqual([
-      ["Refunded", { dealId: key, index: 1n, amount: 20n * USDC }],
+      ["Refunded", { dealKey: key, index: 1n, amount: 20n * USDC }],
     ]);
     expect(await revertReason(call(stranger, "refundExpired", [key, 1n]))).toBe(
       "MilestoneNotLocked",
@@ -750,12 +894,12 @@ describe("the escrow's money", () => {
       const paid = new Map<Address, bigint>();
       for (const e of escrowEvents) {
         if (e.eventName === "Released") {
-          const d = await readDeal(c.pub, escrow, e.args.dealId);
+          const d = await readDeal(c.pub, escrow, e.args.dealKey);
           expect(e.args.creator).toBe(d.creator);
           paid.set(d.creator, (paid.get(d.creator) ?? 0n) + e.args.payout);
           paid.set(d.brand, (paid.get(d.brand) ?? 0n) + e.args.refund);
         } else if (e.eventName === "Refunded") {
-          const d = await readDeal(c.pub, escrow, e.args.dealId);
+          const d = await readDeal(c.pub, escrow, e.args.dealKey);
           paid.set(d.brand, (paid.get(d.brand) ?? 0n) + e.args.amount);
         }
       }

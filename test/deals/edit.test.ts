@@ -15,9 +15,9 @@ import {
 import { type Deal, dealEvents, deals } from "@/db/schema";
 import { dealResponse } from "@/lib/api/responses";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { readEscrowDeal, readEscrowMilestones } from "@/lib/escrow/chain";
+import { escrowKey, readEscrowDeal, readEscrowMilestones } from "@/lib/escrow/chain";
 import { toSeconds } from "@/lib/escrow/deals";
-import { fundDeal, fundingTermsOf, sendFunding } from "../helpers/fund-deal";
+import { fundDeal, fundingTermsOf, linkFundingWallet, sendFunding } from "../helpers/fund-deal";
 import { type CallResult, call } from "../helpers/http";
 import { makeUser, type TestUser } from "../helpers/users";
 
@@ -85,11 +85,12 @@ async function expectEscrowMatches(dealId: string) {
   const db = await getDb();
   const row = await dealRow(dealId);
   const ms = await listDealMilestones(db, dealId);
-  const onChain = await readEscrowDeal(dealId);
+  const key = escrowKey(row);
+  const onChain = await readEscrowDeal(key);
   expect(onChain.exists).toBe(true);
   expect(onChain.deadline).toBe(toSeconds(row.deadlineAt));
   expect(onChain.milestoneCount).toBe(ms.length);
-  const held = await readEscrowMilestones(dealId, onChain.milestoneCount);
+  const held = await readEscrowMilestones(key, onChain.milestoneCount);
   expect(held.map((m) => m.amount)).toEqual(ms.map((m) => m.amountUnits));
   expect(row.budgetUnits).toBe(onChain.funded);
 }
@@ -102,6 +103,9 @@ function expectIssue(res: CallResult, path: string[], message: string) {
 
 beforeAll(async () => {
   brand = await makeUser("organization");
+  // The escrow keys a deal by its funder: the app finds a funding nobody reported under the
+  // wallet linked to the brand's account.
+  await linkFundingWallet(brand);
   otherBrand = await makeUser("organization");
   creator = await makeUser("creator");
   otherCreator = await makeUser("creator");

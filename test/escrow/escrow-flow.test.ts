@@ -6,13 +6,12 @@ import * as cancelRoute from "@/app/api/deals/[id]/cancel/route";
 import * as authorizationRoute from "@/app/api/deals/[id]/funding/authorization/route";
 import * as fundingRoute from "@/app/api/deals/[id]/funding/route";
 import * as dealRoute from "@/app/api/deals/[id]/route";
-import * as dealsRoute from "@/app/api/deals/route";
 import { milestoneEscrowAbi, mockUsdcAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
 import { deals, verifications } from "@/db/schema";
 import { chainConfig, publicClient } from "@/lib/chain/config";
 import { pollReceipt } from "@/lib/chain/sender";
-import { dealKey, receiveAuthorizationTypedData } from "@/lib/escrow/onchain";
+import { dealKey, dealRef, receiveAuthorizationTypedData } from "@/lib/escrow/onchain";
 import { reconcile } from "@/lib/settle/reconcile";
 import { settleMilestone } from "@/lib/settle/settle";
 import {
@@ -23,9 +22,10 @@ import {
   walletClientFor,
 } from "../helpers/fund-deal";
 import { call } from "../helpers/http";
+import { createDealFor } from "../helpers/new-deal";
 import { makeUser, type TestUser } from "../helpers/users";
 import { usdcBalance } from "../settle/fixtures";
-import { answering, approve, launchRequirements, submit } from "../verify/fixtures";
+import { answering, approve, submit } from "../verify/fixtures";
 
 // The escrow end to end on the real database and anvil: funding is read from the contract
 // (never taken from a reported hash), taking a deal records the creator on-chain, settle
@@ -42,26 +42,16 @@ beforeAll(async () => {
   escrow = chainConfig().escrow as Address;
 });
 
-async function newDeal(amounts: number[] = [50, 30]) {
-  const res = await call(dealsRoute.POST, {
-    token: brand.token,
-    body: {
-      title: "Escrowed campaign",
-      platform: "instagram",
-      milestones: amounts.map((amount, i) => ({
-        title: `Post ${i + 1}`,
-        amount,
-        requirements: launchRequirements,
-      })),
-    },
-  });
-  if (res.status !== 201) throw new Error(JSON.stringify(res.body));
-  return res.body.deal as { id: string; milestones: Array<{ id: string }>; status: string };
-}
+const newDeal = (amounts: number[] = [50, 30]) =>
+  createDealFor(brand, amounts, { title: "Escrowed campaign" });
 
 const getDeal = (token: string, id: string) => call(dealRoute.GET, { token, params: { id } });
-const confirm = (id: string, txHash?: string) =>
-  call(fundingRoute.POST, { token: brand.token, params: { id }, body: txHash ? { txHash } : {} });
+const confirm = (id: string, txHash?: string, wallet?: Address) =>
+  call(fundingRoute.POST, {
+    token: brand.token,
+    params: { id },
+    body: { ...(txHash ? { txHash } : {}), ...(wallet ? { brand: wallet } : {}) },
+  });
 
 describe("funding", () => {
   it("the whole journey: fund → take → submit → settle moves exactly the right money", async () => {
@@ -95,7 +85,7 @@ describe("funding", () => {
       address: escrow,
       abi: milestoneEscrowAbi,
       functionName: "getDeal",
-      args: [dealKey(deal.id)],
+      args: [dealKey(funder.address, deal.id)],
     });
     expect(onChain[2]).toBe(creator.user.walletAddress); // the creator, recorded on-chain
 
@@ -180,7 +170,7 @@ describe("funding", () => {
   it("an escrow funded with other terms does not open the deal", async () => {
     const deal = await newDeal([20, 20]);
     const hash = await sendFunding(brand, deal.id, { amounts: ["10000000", "30000000"] });
-    const res = await confirm(deal.id, hash);
+    const res = await confirm(deal.id, hash, (await brandWallet(brand)).address);
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe("invalid_state");
     expect(res.body.error.details.problems).toEqual([
@@ -190,8 +180,11 @@ describe("funding", () => {
     expect((await getDeal(brand.token, deal.id)).body.deal.status).toBe("unfunded");
   });
 
-  it("a funding nobody reported is noticed by reconcile", async () => {
+  it("a funding nobody reported, from the wallet the brand named, is noticed by reconcile", async () => {
     const deal = await newDeal([12]);
+    const funder = await brandWallet(brand, 12_000_000n);
+    // "Check the escrow again" with the wallet connected: nothing yet, but the wallet is named.
+    expect((await confirm(deal.id, undefined, funder.address)).body.error.code).toBe("not_funded");
     await sendFunding(brand, deal.id);
     expect((await getDeal(brand.token, deal.id)).body.deal.status).toBe("unfunded");
     // Scoped to this deal: the shared test database holds other files' deals too.
@@ -211,7 +204,7 @@ describe("funding", () => {
       chainId: chainConfig().chainId,
       escrow,
       usdc: chainConfig().usdc as Address,
-      dealKey: terms.dealKey,
+      dealRef: terms.dealRef,
       brand: funder.address,
       evaluator: terms.evaluator,
       deadline: BigInt(terms.deadline),
@@ -267,10 +260,13 @@ describe("funding", () => {
     const terms = await fundingTermsOf(brand, deal.id);
     expect(terms).toMatchObject({
       escrow,
-      dealKey: dealKey(deal.id),
+      dealRef: dealRef(deal.id),
+      dealKey: null, // no funding wallet known yet
       amounts: ["5000000"],
       totalUnits: "5000000",
     });
+    const wallet = (await brandWallet(brand)).address;
+    expect((await fundingTermsOf(brand, deal.id, wallet)).dealKey).toBe(dealKey(wallet, deal.id));
   });
 });
 
@@ -287,15 +283,19 @@ describe("cancelling", () => {
     await fundDeal(brand, deal.id);
     const first = await call(cancelRoute.POST, { token: brand.token, params: { id: deal.id } });
     expect(first.status).toBe(409);
-    expect(first.body.error.details).toMatchObject({ escrow, dealKey: dealKey(deal.id) });
-
     const funder = await brandWallet(brand);
+    expect(first.body.error.details).toMatchObject({
+      escrow,
+      dealKey: dealKey(funder.address, deal.id),
+      brandWallet: funder.address,
+    });
+
     const before = await usdcBalance(funder.address);
     const hash = await walletClientFor(funder).writeContract({
       address: escrow,
       abi: milestoneEscrowAbi,
       functionName: "cancel",
-      args: [dealKey(deal.id)],
+      args: [dealKey(funder.address, deal.id)],
     });
     await pollReceipt(hash, 30_000);
     expect(await usdcBalance(funder.address)).toBe(before + 20_000_000n);
@@ -319,7 +319,7 @@ describe("cancelling", () => {
       address: escrow,
       abi: milestoneEscrowAbi,
       functionName: "cancel",
-      args: [dealKey(deal.id)],
+      args: [dealKey(funder.address, deal.id)],
     });
     await pollReceipt(hash, 30_000);
     const taken = await call(acceptRoute.POST, { token: creator.token, params: { id: deal.id } });

@@ -100,7 +100,7 @@ describe("a relayed release whose signature is renewed while the old one is stil
         abi: milestoneEscrowAbi,
         functionName: "releaseWithSig",
         args: [
-          dealKey(dealId),
+          dealKey((await brandWallet(brand)).address, dealId),
           0n,
           46_000_000n,
           pending?.verdictHash as Hex,
@@ -122,7 +122,8 @@ describe("a relayed release whose signature is renewed while the old one is stil
         fromBlock: 0n,
       });
       const releases = parseEventLogs({ abi: milestoneEscrowAbi, logs, eventName: "Released" });
-      expect(releases.filter((r) => r.args.dealId === dealKey(dealId))).toHaveLength(1);
+      const key = dealKey((await brandWallet(brand)).address, dealId);
+      expect(releases.filter((r) => r.args.dealKey === key)).toHaveLength(1);
     } finally {
       restoreRpc();
       await proxy.close();

@@ -49,6 +49,7 @@ describe("API reference", () => {
       "read",
       "write",
       "settle",
+      "webhooks",
     ]);
     expect(Object.keys(create.responses)).toEqual(
       expect.arrayContaining(["201", "400", "401", "403"]),

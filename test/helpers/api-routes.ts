@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
 import { AppError, type ErrorCode } from "@/lib/errors";
+import { METHOD_NOT_ALLOWED, ROUTE_METHODS, type RouteAccess, routeAccess } from "@/lib/http";
 import type { Endpoint } from "@/lib/openapi";
 
 // The API's route files as the reference (lib/openapi.ts) names them, for the tests that hold
@@ -28,6 +29,42 @@ export const apiPath = (file: string) =>
 
 /** Every route file by its reference path: `/api/deals/{id}` → its app/api/…/route.ts. */
 export const routesByPath = () => new Map(routeFiles().map((file) => [apiPath(file), file]));
+
+export type RouteHandler = (
+  req: Request,
+  ctx: { params: Promise<Record<string, string>> },
+) => Promise<Response> | Response;
+
+export type Operation = {
+  method: Endpoint["method"];
+  /** The reference path: /api/deals/{id} */
+  path: string;
+  file: string;
+  handler: RouteHandler;
+  /** What its route({ auth, scope }) declared; undefined: not made by route(). */
+  access: RouteAccess | undefined;
+};
+
+/** Every implemented method of every app/api/**\/route.ts (HEAD is Next's own, from GET). */
+export async function operations(): Promise<Operation[]> {
+  const out: Operation[] = [];
+  for (const file of routeFiles().sort()) {
+    const mod = (await import(file)) as Record<string, unknown>;
+    for (const method of ROUTE_METHODS) {
+      if (method === "HEAD") continue;
+      const handler = mod[method] as { [METHOD_NOT_ALLOWED]?: boolean } | undefined;
+      if (typeof handler === "function" && !handler[METHOD_NOT_ALLOWED])
+        out.push({
+          method,
+          path: apiPath(file),
+          file,
+          handler: handler as unknown as RouteHandler,
+          access: routeAccess(handler),
+        });
+    }
+  }
+  return out;
+}
 
 /**
  * Each error line `texts` lists for `e` ("409 invalid_state (taken) | wallet_required")

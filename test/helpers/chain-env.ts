@@ -16,6 +16,7 @@ export type ChainEnv = Partial<
     | "USDC_ADDRESS"
     | "REPUTATION_REGISTRY_ADDRESS"
     | "ESCROW_ADDRESS"
+    | "DEPOSIT_FACTORY_ADDRESS"
     | "TREASURY_PRIVATE_KEY"
     | "RELAY_SPONSOR_PRIVATE_KEY"
     | "TX_RECEIPT_TIMEOUT_SECONDS"
@@ -84,6 +85,7 @@ export async function startOwnChain(opts: { chainId?: number; stateFile?: string
     USDC_ADDRESS: deployment.usdc,
     REPUTATION_REGISTRY_ADDRESS: deployment.registry,
     ESCROW_ADDRESS: deployment.escrow,
+    DEPOSIT_FACTORY_ADDRESS: deployment.depositFactory,
     TREASURY_PRIVATE_KEY: treasuryKey,
     RELAY_SPONSOR_PRIVATE_KEY: sponsorKey,
   });

@@ -31,6 +31,8 @@ export interface EscrowChain {
   deployer: ChainWalletClient;
   usdc: Address;
   escrow: Address;
+  /** DepositForwarderFactory bound to `escrow`. */
+  depositFactory: Address;
   chainId: number;
   rpc: (method: string, params?: unknown[]) => Promise<unknown>;
   /** A fresh account with 100 ETH for gas (and `usdc` base units minted to it, if given). */
@@ -61,7 +63,7 @@ export async function startEscrowChain(
   if (opts.blockInterval !== undefined)
     await rpc("anvil_setBlockTimestampInterval", [opts.blockInterval]);
   const deployer = makeWalletClient(config, devAccountKey(0));
-  const { usdc, escrow } = await deployLocalContracts({
+  const { usdc, escrow, depositFactory } = await deployLocalContracts({
     rpcUrl: node.rpcUrl,
     deployerKey: devAccountKey(0),
     attestor: deployer.account.address,
@@ -91,6 +93,7 @@ export async function startEscrowChain(
     deployer,
     usdc,
     escrow,
+    depositFactory,
     chainId: anvilChain.id,
     rpc,
     actor,

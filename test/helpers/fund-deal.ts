@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import {
   type Address,
   createWalletClient,
@@ -12,14 +13,16 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import * as fundingRoute from "@/app/api/deals/[id]/funding/route";
 import { milestoneEscrowAbi, mockUsdcAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
+import { users } from "@/db/schema";
 import { chainConfig, publicClient, requireTreasury } from "@/lib/chain/config";
 import { pollReceipt, recordTransaction, resumeTransaction } from "@/lib/chain/sender";
 import { call } from "./http";
 import type { TestUser } from "./users";
 
 // Funding a deal's escrow the way a brand does: its own wallet approves the escrow and
-// calls fund(dealKey, evaluator, deadline, amounts) with the terms the API gives, then
-// reports the transaction. The wallet gets test USDC and gas on the local chain.
+// calls fund(dealRef, evaluator, deadline, amounts) with the terms the API gives (the escrow
+// keys the deal by that wallet), then reports the transaction. The wallet gets test USDC and
+// gas on the local chain.
 
 const funders = new Map<string, PrivateKeyAccount>();
 
@@ -60,6 +63,20 @@ export async function brandWallet(brand: TestUser, minimum = 0n): Promise<Privat
   return account;
 }
 
+/**
+ * Links the brand's funding wallet to its account (as if proven by signature): the app then
+ * knows which escrow key is the brand's without being told (the watcher, an edit's check).
+ */
+export async function linkFundingWallet(brand: TestUser): Promise<PrivateKeyAccount> {
+  const account = await brandWallet(brand);
+  const db = await getDb();
+  await db
+    .update(users)
+    .set({ walletAddress: account.address, walletSource: "signature" })
+    .where(eq(users.id, brand.user.id));
+  return account;
+}
+
 export function walletClientFor(account: PrivateKeyAccount) {
   const config = chainConfig();
   return createWalletClient({
@@ -72,28 +89,42 @@ export function walletClientFor(account: PrivateKeyAccount) {
 export type FundingTerms = {
   escrow: Address;
   usdc: Address;
-  dealKey: Hex;
+  dealRef: Hex;
+  /** The escrow key for `?brand=` (or the deal's known funding wallet); null when none. */
+  dealKey: Hex | null;
   evaluator: Address;
   deadline: number;
   amounts: string[];
   totalUnits: string;
 };
 
-export async function fundingTermsOf(brand: TestUser, dealId: string): Promise<FundingTerms> {
-  const res = await call(fundingRoute.GET, { token: brand.token, params: { id: dealId } });
+export async function fundingTermsOf(
+  brand: TestUser,
+  dealId: string,
+  wallet?: Address,
+): Promise<FundingTerms> {
+  const res = await call(fundingRoute.GET, {
+    token: brand.token,
+    params: { id: dealId },
+    path: wallet ? `/?brand=${wallet}` : undefined,
+  });
   if (res.status !== 200) throw new Error(`funding terms: ${JSON.stringify(res.body)}`);
   return res.body.funding;
 }
 
-/** Sends approve + fund from the brand's wallet; returns the fund transaction's hash. */
+/**
+ * Sends approve + fund from the brand's wallet (or `opts.from`, e.g. a third party's);
+ * returns the fund transaction's hash.
+ */
 export async function sendFunding(
   brand: TestUser,
   dealId: string,
   override: Partial<Pick<FundingTerms, "evaluator" | "deadline" | "amounts">> = {},
+  opts: { from?: PrivateKeyAccount } = {},
 ): Promise<Hex> {
   const terms = { ...(await fundingTermsOf(brand, dealId)), ...override };
   const total = terms.amounts.reduce((s, a) => s + BigInt(a), 0n);
-  const account = await brandWallet(brand, total);
+  const account = opts.from ?? (await brandWallet(brand, total));
   const wallet = walletClientFor(account);
   const client = publicClient();
   const allowance = await client.readContract({
@@ -115,20 +146,20 @@ export async function sendFunding(
     address: terms.escrow,
     abi: milestoneEscrowAbi,
     functionName: "fund",
-    args: [terms.dealKey, terms.evaluator, BigInt(terms.deadline), terms.amounts.map(BigInt)],
+    args: [terms.dealRef, terms.evaluator, BigInt(terms.deadline), terms.amounts.map(BigInt)],
   });
   const receipt = await pollReceipt(hash, 30_000);
   if (receipt?.status !== "success") throw new Error(`fund: ${receipt?.status ?? "no receipt"}`);
   return hash;
 }
 
-/** Funds the deal's escrow and reports it: the deal is `open` afterwards. */
+/** Funds the deal's escrow and reports it (hash and wallet): the deal is `open` afterwards. */
 export async function fundDeal(brand: TestUser, dealId: string): Promise<Hex> {
   const hash = await sendFunding(brand, dealId);
   const res = await call(fundingRoute.POST, {
     token: brand.token,
     params: { id: dealId },
-    body: { txHash: hash },
+    body: { txHash: hash, brand: (await brandWallet(brand)).address },
   });
   if (res.status !== 200 || res.body.deal.status !== "open")
     throw new Error(`confirm funding: ${res.status} ${JSON.stringify(res.body)}`);

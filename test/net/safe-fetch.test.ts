@@ -1,3 +1,4 @@
+import { EventEmitter, once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import net from "node:net";
@@ -58,6 +59,48 @@ async function refusal(p: Promise<unknown>): Promise<SafeFetchError> {
 const testEnv = parseEnv({ NODE_ENV: "test" });
 const prodEnv = parseEnv({ NODE_ENV: "production" });
 
+/** The server side of connections left stalled, to check the fetcher closed them. */
+const stalled: net.Socket[] = [];
+const stallEvents = new EventEmitter();
+/** A payload long enough that a few of its compressed bytes are not all of it. */
+const payload = JSON.stringify({ words: Array.from({ length: 2000 }, (_, i) => `w${i}`) });
+const encoders = {
+  gzip: zlib.gzipSync,
+  br: zlib.brotliCompressSync,
+  deflate: zlib.deflateSync,
+  identity: (b: Buffer) => b,
+} as const;
+
+/** Sends the headers and a few bytes of the body, then `then` (stall, or close the socket). */
+function partial(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  encoding: keyof typeof encoders,
+  then: "stall" | "close",
+) {
+  const body = encoders[encoding](Buffer.from(payload));
+  res.writeHead(200, {
+    "content-type": "application/json",
+    "content-length": body.length,
+    ...(encoding === "identity" ? {} : { "content-encoding": encoding }),
+  });
+  res.write(body.subarray(0, 12), () => {
+    if (then === "close") req.socket.destroy();
+  });
+  if (then === "stall") {
+    stalled.push(req.socket);
+    stallEvents.emit("stall");
+  }
+}
+
+/** Resolves once the client has closed (or destroyed) a stalled connection. */
+const closedByClient = (socket: net.Socket) =>
+  new Promise<void>((resolve) => {
+    if (socket.destroyed || socket.readableEnded) return resolve();
+    socket.once("close", () => resolve());
+    socket.once("end", () => resolve());
+  });
+
 let site: Local;
 let internal: Local;
 let internal6: Local;
@@ -90,6 +133,27 @@ beforeAll(async () => {
         for (let i = 0; i < 40; i++) res.write(Buffer.alloc(64 * 1024, 32));
         return res.end();
       }
+      case "/stall/gzip":
+      case "/stall/br":
+      case "/stall/deflate":
+      case "/stall/identity":
+        return partial(req, res, u.pathname.split("/")[2] as keyof typeof encoders, "stall");
+      case "/cut/gzip":
+      case "/cut/br":
+      case "/cut/identity":
+        return partial(req, res, u.pathname.split("/")[2] as keyof typeof encoders, "close");
+      case "/corrupt-gzip": {
+        const good = zlib.gzipSync(payload);
+        const bad = Buffer.concat([good.subarray(0, 10), Buffer.alloc(200, 0xa5)]);
+        res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+        return res.end(bad);
+      }
+      case "/truncated-gzip": {
+        // A complete HTTP message whose gzip stream stops half-way.
+        const good = zlib.gzipSync(payload);
+        res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+        return res.end(good.subarray(0, Math.floor(good.length / 2)));
+      }
       case "/slow":
         res.writeHead(200, { "content-type": "application/json" });
         res.write("[");
@@ -119,6 +183,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const socket of stalled) socket.destroy();
   await Promise.all([site?.close(), internal?.close(), internal6?.close()]);
 });
 
@@ -206,7 +271,7 @@ describe("safeFetch refuses", () => {
   it("::1 (the IPv6 server gets no request)", async () => {
     const err = await refusal(safeFetch(`http://[::1]:${internal6.port}/`, opts()));
     expect(err.code).toBe("blocked_address");
-    expect(err.message).toContain("loopback");
+    expect(err.message).toBe("The address of ::1 is not allowed; not fetched.");
     expect(internal6.hits).toEqual([]);
   });
 
@@ -228,7 +293,27 @@ describe("safeFetch refuses", () => {
   ])("%s", async (_name, url) => {
     const err = await refusal(safeFetch(url, opts()));
     expect(err.code).toBe("blocked_address");
-    expect(err.message).toMatch(/resolves to a .* address/);
+    expect(err.message).toMatch(/^The address of .* is not allowed; not fetched\.$/);
+  });
+
+  it.each([
+    ["localhost (the system resolver)", () => `http://localhost:${internal.port}/`, undefined],
+    ["a name resolving to loopback", () => `http://evil.test:${internal.port}/`, "127.0.0.1"],
+    ["a name resolving to 192.168/16", () => "http://private.test/", "192.168.1.20"],
+    ["a name resolving to the metadata address", () => "http://metadata.test/", "169.254.169.254"],
+    ["a name resolving to fd00::/8", () => "http://v6private.test/", "fd00::1"],
+    ["a name with one public and one private address", () => "http://mixed.test/", "10.0.0.5"],
+  ])("%s: the refusal names the host, not what it resolved to", async (name, url, answer) => {
+    const resolve = name.startsWith("localhost") ? undefined : opts().resolve;
+    const err = await refusal(safeFetch(url(), { ...opts(), resolve }));
+    expect(err.code).toBe("blocked_address");
+    const host = new URL(url()).hostname;
+    expect(err.message).toBe(`The address of ${host} is not allowed; not fetched.`);
+    for (const leaked of [answer, "127.0.0.1", "::1", "93.184.215.14"].filter(Boolean))
+      expect(err.message).not.toContain(leaked);
+    expect(err.message.replace(host, "")).not.toMatch(
+      /loopback|private|metadata|link-local|unique local|resolves/,
+    );
   });
 
   it.each([
@@ -275,6 +360,74 @@ describe("safeFetch refuses", () => {
     const err = await refusal(safeFetch(`${base()}/slow`, opts({ timeoutMs: 300 })));
     expect(err.code).toBe("timeout");
   });
+
+  // A guard, not a timing assertion: before the fix these never settled at all.
+  const GUARD_MS = 10_000;
+
+  it.each([
+    ["gzip", "/stall/gzip"],
+    ["brotli", "/stall/br"],
+    ["deflate", "/stall/deflate"],
+    ["uncompressed", "/stall/identity"],
+  ])(
+    "a %s body that stalls after a few bytes (total timeout; the socket is closed)",
+    async (_name, path) => {
+      const before = stalled.length;
+      const err = await refusal(safeFetch(`${base()}${path}`, opts({ timeoutMs: 400 })));
+      expect(err.code).toBe("timeout");
+      expect(err.url).toBe(`${base()}${path}`);
+      expect(stalled.length).toBe(before + 1);
+      await closedByClient(stalled.at(-1) as net.Socket);
+    },
+    GUARD_MS,
+  );
+
+  it.each([
+    ["gzip", "/cut/gzip"],
+    ["brotli", "/cut/br"],
+    ["uncompressed", "/cut/identity"],
+  ])(
+    "a %s body cut off by the server closing the connection",
+    async (_name, path) => {
+      // A long timeout: the refusal comes from the closed socket, not the deadline.
+      const err = await refusal(safeFetch(`${base()}${path}`, opts({ timeoutMs: 60_000 })));
+      expect(err.code).toBe("network_error");
+      expect(err.message).toMatch(/cut off/);
+    },
+    GUARD_MS,
+  );
+
+  it.each([
+    ["a corrupt gzip stream", "/corrupt-gzip"],
+    ["a gzip stream that stops half-way in a complete response", "/truncated-gzip"],
+  ])(
+    "%s",
+    async (_name, path) => {
+      const err = await refusal(safeFetch(`${base()}${path}`, opts({ timeoutMs: 60_000 })));
+      expect(err.code).toBe("network_error");
+    },
+    GUARD_MS,
+  );
+
+  it(
+    "a stalled gzip body is cancelled by the caller's signal too",
+    async () => {
+      const caller = new AbortController();
+      const sent = once(stallEvents, "stall");
+      const p = safeFetch(
+        `${base()}/stall/gzip`,
+        opts({ timeoutMs: 60_000, signal: caller.signal }),
+      );
+      // Cancel once the server has sent its partial answer (no sleep: the server tells us).
+      await sent;
+      caller.abort();
+      const err = await refusal(p);
+      expect(err.code).toBe("network_error");
+      expect(err.message).toMatch(/cancelled/);
+      await closedByClient(stalled.at(-1) as net.Socket);
+    },
+    GUARD_MS,
+  );
 
   it("a server that never answers (total timeout)", async () => {
     const err = await refusal(safeFetch(`${base()}/hang`, opts({ timeoutMs: 300 })));

@@ -204,13 +204,22 @@ describe("e-mail", () => {
       data: { score: 0.8, payout: "8", refund: "2" },
     });
     const db = await getDb();
-    const report = await drainEmails(db, { mailer: outboxMailer });
-    expect(report.sent).toBeGreaterThanOrEqual(1);
-    const [mail] = await db
-      .select()
-      .from(emailOutbox)
-      .innerJoin(dealEvents, eq(dealEvents.id, emailOutbox.eventId))
-      .where(eq(dealEvents.dealId, dealId));
+    // The outbox is shared with every other test file of the run (some record thousands of
+    // events, and full reconciles drain it too): this deal's mail goes to the front of the
+    // queue, and the drain runs until it is sent, whoever's drain sends it.
+    const ours = sql`${emailOutbox.eventId} in (select ${dealEvents.id} from ${dealEvents} where ${dealEvents.dealId} = ${dealId})`;
+    await db.update(emailOutbox).set({ nextAttemptAt: sql`now() - interval '1 day'` }).where(ours);
+    const readMail = async () =>
+      (
+        await db
+          .select()
+          .from(emailOutbox)
+          .innerJoin(dealEvents, eq(dealEvents.id, emailOutbox.eventId))
+          .where(eq(dealEvents.dealId, dealId))
+      )[0];
+    for (let round = 0; round < 20 && (await readMail())?.email_outbox.status !== "sent"; round++)
+      await drainEmails(db, { mailer: outboxMailer });
+    const mail = await readMail();
     expect(mail?.email_outbox).toMatchObject({
       status: "sent",
       toAddress: creator.user.email,

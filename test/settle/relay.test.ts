@@ -18,6 +18,7 @@ import { dealKey } from "@/lib/escrow/onchain";
 import { reconcile } from "@/lib/settle/reconcile";
 import { settleMilestone } from "@/lib/settle/settle";
 import { setChainEnv, startOwnChain } from "../helpers/chain-env";
+import { brandWallet } from "../helpers/fund-deal";
 import { call } from "../helpers/http";
 import { answering, approve, goodDeliverable, submittedMilestone } from "../verify/fixtures";
 import { parties, transfersTo, usdcBalance } from "./fixtures";
@@ -81,7 +82,7 @@ describe("relay via the local sponsor account", () => {
     });
     expect(released).toHaveLength(1);
     expect(released[0]?.args).toMatchObject({
-      dealId: dealKey(dealId),
+      dealKey: dealKey((await brandWallet(brand)).address, dealId),
       payout: 46_000_000n,
       refund: 4_000_000n,
       verdictHash: result.settlement.verdictHash,

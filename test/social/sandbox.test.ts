@@ -1,3 +1,4 @@
+import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as evidenceRoute from "@/app/api/milestones/[id]/evidence/route";
 import * as handlesRoute from "@/app/api/profile/handles/route";
@@ -7,6 +8,7 @@ import * as postsRoute from "@/app/api/social/posts/route";
 import * as verifyRoute from "@/app/api/verify/route";
 import { getDb } from "@/db/client";
 import { insertEvidence } from "@/db/queries/evidence";
+import { creatorHandles } from "@/db/schema";
 import { call } from "../helpers/http";
 import { publishOnSandbox, sandboxPlatform } from "../helpers/sandbox-platform";
 import { makeUser, type TestUser } from "../helpers/users";
@@ -93,7 +95,7 @@ describe("sandbox platform", () => {
 });
 
 describe("declared handles", () => {
-  it("puts, lists, replaces and deletes a handle per platform; another account's handle is a 409", async () => {
+  it("puts, lists, replaces and deletes a handle per platform; another account's verified handle is a 409", async () => {
     const carol = await makeUser("creator");
     const handle = `carol.${uniq()}`;
     const put = await call(handlesRoute.PUT, {
@@ -112,10 +114,21 @@ describe("declared handles", () => {
       expect.objectContaining({ platform: "instagram", handle: `${handle}2` }),
     ]);
 
-    const clash = await call(handlesRoute.PUT, {
-      token: bob.token,
-      body: { platform: "instagram", handle: `${handle}2` },
-    });
+    // Declared, not verified: it holds nothing yet, another account may claim it too.
+    const claim = { platform: "instagram", handle: `${handle}2` };
+    expect((await call(handlesRoute.PUT, { token: bob.token, body: claim })).status).toBe(200);
+    // Verified (as the check does, test/profile/handle-verification.test.ts): carol's alone.
+    const db = await getDb();
+    await db
+      .update(creatorHandles)
+      .set({ verifiedAt: new Date() })
+      .where(
+        and(eq(creatorHandles.userId, carol.user.id), eq(creatorHandles.platform, "instagram")),
+      );
+    await db
+      .delete(creatorHandles)
+      .where(and(eq(creatorHandles.userId, bob.user.id), eq(creatorHandles.platform, "instagram")));
+    const clash = await call(handlesRoute.PUT, { token: bob.token, body: claim });
     expect(clash.status).toBe(409);
     // Same handle on another platform is someone else's business.
     const elsewhere = await call(handlesRoute.PUT, {
@@ -137,12 +150,12 @@ describe("declared handles", () => {
     expect(gone.status).toBe(404);
   });
 
-  it("one handle, many concurrent claimants: exactly one gets it, the rest 409", async () => {
+  it("one sandbox handle, many concurrent claimants: exactly one gets it, the rest 409", async () => {
     const users = await Promise.all(Array.from({ length: 6 }, () => makeUser("creator")));
     const handle = `race.${uniq()}`;
     const results = await Promise.all(
       users.map((u) =>
-        call(handlesRoute.PUT, { token: u.token, body: { platform: "youtube", handle } }),
+        call(handlesRoute.PUT, { token: u.token, body: { platform: "sandbox", handle } }),
       ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);

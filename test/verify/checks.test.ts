@@ -152,21 +152,32 @@ describe("evidence checks", () => {
   });
 
   it("require the post's author to be the creator's declared handle on that platform", () => {
-    expect(evidenceProblems(sandboxEvidence("x", "creator"), "@Creator")).toEqual([]);
-    expect(evidenceProblems(sandboxEvidence("x", "someone"), "creator")).toEqual([
+    expect(evidenceProblems(sandboxEvidence("x", "creator"), "@Creator", true)).toEqual([]);
+    expect(evidenceProblems(sandboxEvidence("x", "someone"), "creator", true)).toEqual([
       "post author @someone is not the creator's declared Sandbox handle @creator",
     ]);
-    expect(evidenceProblems(sandboxEvidence("x", "someone"), null)[0]).toMatch(
+    expect(evidenceProblems(sandboxEvidence("x", "someone"), null, false)[0]).toMatch(
       /declared no Sandbox handle/,
     );
     const anonymous = sandboxEvidence("x");
     if (anonymous.status === "ok") anonymous.record.authorHandle = null;
-    expect(evidenceProblems(anonymous, "creator")[0]).toMatch(/author could not be confirmed/);
+    expect(evidenceProblems(anonymous, "creator", true)[0]).toMatch(
+      /author could not be confirmed/,
+    );
     const page = sandboxEvidence("x", "creator");
     if (page.status === "ok") page.record.platform = "web";
-    expect(evidenceProblems(page, "creator")).toEqual([
+    expect(evidenceProblems(page, "creator", true)).toEqual([
       "post author @creator could not be confirmed: a web page is not a platform account",
     ]);
+  });
+
+  it("require that handle to be verified: a declared handle alone is not approved", () => {
+    expect(evidenceProblems(sandboxEvidence("x", "creator"), "creator", false)).toEqual([
+      "handle @creator is not verified: the creator has not proved the Sandbox handle is theirs (profile → platform handles)",
+    ]);
+    const unproved = inputFor(goodDeliverable, { handleVerified: false });
+    expect(deterministicCheck(unproved).missing[0]).toMatch(/^handle @creator is not verified/);
+    expect(deterministicCheck(inputFor()).missing).toEqual([]);
   });
 
   it("never pass a post that could not be read", () => {

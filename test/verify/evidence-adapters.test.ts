@@ -10,6 +10,8 @@ import {
   evidenceContentHash,
   fetchEvidence,
 } from "@/lib/verify/evidence";
+import { evidenceJson } from "@/lib/verify/evidence/read";
+import { webUrl } from "@/lib/verify/evidence/urls";
 import { canonicalJson } from "@/lib/verify/record";
 
 // Each platform's adapter against its recorded oEmbed answer (test/fixtures/oembed), served
@@ -26,6 +28,18 @@ let options: EvidenceOptions;
 
 const DELETED = "gone";
 
+/** What a hostile page or platform answers, by name: set by a test before it fetches. */
+const hostile: Record<string, { tags?: Record<string, string>; link?: string; json?: object }> = {};
+// Only quotes are escaped: the entity-encoded cases below reach the page as written.
+const attr = (v: string) => v.replace(/"/g, "&quot;");
+const hostilePage = (tags: Record<string, string>, link?: string) =>
+  [
+    "<!doctype html><html><head><title>Hostile</title>",
+    link === undefined ? "" : `<link rel="canonical" href="${attr(link)}">`,
+    ...Object.entries(tags).map(([k, v]) => `<meta property="${k}" content="${attr(v)}">`),
+    "</head><body>post</body></html>",
+  ].join("\n");
+
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     const u = new URL(req.url ?? "/", "http://fake");
@@ -35,6 +49,23 @@ beforeAll(async () => {
       return;
     }
     const platform = u.pathname.split("/")[1] ?? "";
+    if (u.pathname === "/api/social/oembed") {
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify(hostile.sandbox?.json ?? {}));
+      return;
+    }
+    if (platform === "hostile") {
+      const answer = hostile[u.pathname.split("/")[2] ?? ""];
+      if (answer?.json) {
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer.json));
+        return;
+      }
+      res
+        .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+        .end(hostilePage(answer?.tags ?? {}, answer?.link));
+      return;
+    }
     if (u.pathname === "/web/post") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(fixture("page.html"));
       return;
@@ -205,5 +236,175 @@ describe("platform adapters (recorded oEmbed answers)", () => {
     expect(a.contentHash).toBe(evidenceContentHash(content));
     expect(a.contentHash).toBe(b.contentHash);
     expect(canonicalJson(content)).not.toContain("fetchedAt");
+  });
+});
+
+// A hostile page's URLs are its author's words: shown as links and images, so only absolute
+// http(s) URLs are kept. The bad ones, as a page can write them (raw or entity-encoded).
+const badUrls: [string, string][] = [
+  ["javascript:", "javascript:alert(document.cookie)"],
+  ["mixed-case JaVaScRiPt:", "JaVaScRiPt:alert(1)"],
+  ["whitespace-prefixed javascript:", "   javascript:alert(1)"],
+  ["a control character before javascript:", "\u0001javascript:alert(1)"],
+  ["data:", "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=="],
+  ["data: image", "data:image/svg+xml,<svg onload=alert(1)>"],
+  ["vbscript:", "vbscript:msgbox(1)"],
+  ["VBScript: mixed case", "VBScript:MsgBox(1)"],
+  ["file:", "file:///etc/passwd"],
+  ["ftp:", "ftp://files.example/x.jpg"],
+  ["an URL with credentials", "https://user:pw@evil.example/x.jpg"],
+  ["junk that is no URL", "http://"],
+];
+/** Bad URLs only a page can write: HTML entities in an attribute are decoded before use. */
+const entityEncoded: [string, string][] = [
+  ["a javascript: with an entity-encoded tab inside", "java&#x09;script:alert(1)"],
+  ["an entity-encoded javascript:", "&#106;avascript:alert(1)"],
+  ["an entity-encoded leading newline", "&#10;javascript:alert(1)"],
+];
+
+describe("evidence URLs are sanitised: only absolute http(s) URLs are kept", () => {
+  it.each([...badUrls, ...entityEncoded].map(([name, bad], i) => [name, bad, i] as const))(
+    "OpenGraph: %s in og:url and og:image → the page's own URL and no thumbnail",
+    async (_name, bad, i) => {
+      const name = `og-${i}`;
+      hostile[name] = { tags: { "og:url": bad, "og:image": bad, "twitter:image": bad } };
+      // The page's own URL: what the canonical URL falls back to.
+      const page = `${origin}/hostile/${name}`;
+      const e = await fetchEvidence(page, options);
+      if (e.status !== "ok") throw new Error(`not read: ${JSON.stringify(e)}`);
+      expect(e.record.canonicalUrl).toBe(page);
+      expect(e.record.thumbnailUrl).toBeNull();
+      expect(JSON.stringify(e.record)).not.toMatch(/javascript|vbscript|data:|file:|ftp:|user:pw/i);
+    },
+  );
+
+  it("OpenGraph: a bad og:url falls back to <link rel=canonical>, a bad og:image to twitter:image", async () => {
+    hostile.fallback = {
+      tags: {
+        "og:url": "javascript:alert(1)",
+        "og:image": "data:image/png;base64,AAAA",
+        "twitter:image": "https://cdn.example/card.jpg",
+      },
+      link: "https://blog.example/posts/1",
+    };
+    const e = await fetchEvidence(`${origin}/hostile/fallback`, options);
+    expect(e).toMatchObject({
+      status: "ok",
+      record: {
+        canonicalUrl: "https://blog.example/posts/1",
+        thumbnailUrl: "https://cdn.example/card.jpg",
+      },
+    });
+  });
+
+  it("OpenGraph: relative og:url and og:image are resolved against the page", async () => {
+    hostile.relative = { tags: { "og:url": "/posts/launch?ref=og", "og:image": "img/a.jpg" } };
+    const e = await fetchEvidence(`${origin}/hostile/relative`, options);
+    expect(e).toMatchObject({
+      status: "ok",
+      record: {
+        canonicalUrl: `${origin}/posts/launch?ref=og`,
+        thumbnailUrl: `${origin}/hostile/img/a.jpg`,
+      },
+    });
+  });
+
+  it.each(badUrls.map(([name, bad], i) => [name, bad, i] as const))(
+    "oEmbed: %s as thumbnail_url, url and author_url → dropped",
+    async (_name, bad, i) => {
+      // An oEmbed answer is JSON: entities are not decoded there, so the raw text is sent.
+      const name = `oembed-${i}`;
+      hostile[name] = {
+        json: {
+          type: "video",
+          title: "Launch #ad",
+          html: '<blockquote><p>Launch #ad</p>&mdash; X (@x) <a href="https://x.com">November 20, 2026</a></blockquote>',
+          url: bad,
+          thumbnail_url: bad,
+          author_url: bad,
+        },
+      };
+      const endpoint = `${origin}/hostile/${name}`;
+      const postUrl = "https://x.com/creatorstudio/status/1861234567890123456";
+      for (const [platform, url] of [
+        ["x", postUrl],
+        ["youtube", "https://www.youtube.com/watch?v=Mi1eStOnE01"],
+      ] as const) {
+        const e = await fetchEvidence(url, { ...options, endpoints: { [platform]: endpoint } });
+        if (e.status !== "ok") throw new Error(`not read: ${JSON.stringify(e)}`);
+        expect(e.record.platform).toBe(platform);
+        expect(e.record.canonicalUrl).toBe(url);
+        expect(e.record.thumbnailUrl).toBeNull();
+        expect(e.record.authorHandle).toBeNull();
+      }
+    },
+  );
+
+  it("the sandbox's oEmbed answer goes through the same check", async () => {
+    hostile.sandbox = {
+      json: {
+        url: "javascript:alert(1)",
+        thumbnail_url: "data:image/png;base64,AAAA",
+        author_name: "creator",
+        title: "Launch #ad",
+      },
+    };
+    const sandboxEnv = parseEnv({
+      NODE_ENV: "test",
+      SANDBOX_SOCIAL: "1",
+      SANDBOX_ORIGIN: origin,
+    });
+    // The sandbox adapter asks `${origin}/api/social/oembed`, which serves the hostile answer.
+    const postUrl = `${origin}/social/p/0b5a3c2e-8f8e-4d55-9d6e-1c8f3a0b2d4e`;
+    const e = await fetchEvidence(postUrl, {
+      ...options,
+      env: sandboxEnv,
+      endpoints: { sandbox: origin },
+    });
+    expect(e).toMatchObject({
+      status: "ok",
+      record: { platform: "sandbox", canonicalUrl: postUrl, thumbnailUrl: null },
+    });
+  });
+
+  it("what the API shows of a stored row is checked again (rows stored before the check)", () => {
+    const row = {
+      id: "00000000-0000-0000-0000-000000000001",
+      milestoneId: "00000000-0000-0000-0000-000000000002",
+      revision: 1,
+      status: "ok",
+      platform: "web",
+      url: "https://blog.example/posts/1",
+      canonicalUrl: "JaVaScRiPt:alert(1)",
+      authorHandle: null,
+      caption: "hi",
+      mediaType: null,
+      thumbnailUrl: " data:image/svg+xml,<svg onload=alert(1)>",
+      publishedAt: null,
+      fetchedAt: new Date("2026-11-20T00:00:00Z"),
+      contentHash: "0x00",
+      error: null,
+    } as unknown as Parameters<typeof evidenceJson>[0];
+    expect(evidenceJson(row, null)).toMatchObject({ canonicalUrl: null, thumbnailUrl: null });
+    const good = { ...row, canonicalUrl: "https://blog.example/posts/1", thumbnailUrl: null };
+    expect(evidenceJson(good, null)).toMatchObject({
+      canonicalUrl: "https://blog.example/posts/1",
+      thumbnailUrl: null,
+    });
+  });
+
+  it("webUrl keeps absolute http(s) URLs only; relative ones only with a base", () => {
+    for (const [, bad] of badUrls) {
+      expect(webUrl(bad)).toBeNull();
+      expect(webUrl(bad, "https://page.example/p/1")).toBeNull();
+    }
+    expect(webUrl(" https://ok.example/a b ")).toBe("https://ok.example/a%20b");
+    expect(webUrl("HTTP://OK.example/")).toBe("http://ok.example/");
+    expect(webUrl("/img.jpg")).toBeNull();
+    expect(webUrl("not a url at all")).toBeNull();
+    expect(webUrl("/img.jpg", "https://page.example/p/1")).toBe("https://page.example/img.jpg");
+    expect(webUrl(`https://ok.example/${"a".repeat(3000)}`)).toBeNull();
+    expect(webUrl(42)).toBeNull();
+    expect(webUrl(null)).toBeNull();
   });
 });

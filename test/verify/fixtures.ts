@@ -159,7 +159,7 @@ export function sandboxEvidence(caption: string, handle = "creator"): Evidence {
   };
 }
 
-/** A verifier input whose post (evidence) says what the deliverable's text says, by the declared author. */
+/** A verifier input whose post (evidence) says what the deliverable's text says, by the declared (verified) author. */
 export function inputFor(
   deliverable: { url: string; text: string; note: string } = goodDeliverable,
   extra: Partial<VerifierInput> = {},
@@ -169,6 +169,7 @@ export function inputFor(
     deliverable,
     evidence: sandboxEvidence(deliverable.text),
     declaredHandle: "creator",
+    handleVerified: true,
     dealTitle: "Instagram Reel",
     milestoneTitle: "Launch Reel",
     platform: "instagram",

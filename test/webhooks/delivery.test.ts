@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as resendRoute from "@/app/api/webhooks/[id]/deliveries/[deliveryId]/resend/route";
@@ -27,7 +28,7 @@ import { makeUser, type TestUser } from "../helpers/users";
 // standalone receiver (a node:http server) that checks every signature itself.
 
 type Received = { headers: IncomingMessage["headers"]; body: string; verified: boolean };
-type Behaviour = "ok" | "fail" | "hang";
+type Behaviour = "ok" | "fail" | "hang" | "gzip-stall";
 
 let server: Server;
 let port: number;
@@ -65,6 +66,14 @@ beforeAll(async () => {
       });
       const behaviour = script.shift() ?? "ok";
       if (behaviour === "hang") {
+        hanging.push(res);
+        return;
+      }
+      if (behaviour === "gzip-stall") {
+        // A 200 whose gzip body stops after a few bytes and never goes on.
+        const zipped = gzipSync("thanks, and a long story after it ".repeat(50));
+        res.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip" });
+        res.write(zipped.subarray(0, 12));
         hanging.push(res);
         return;
       }
@@ -207,6 +216,42 @@ describe("webhook delivery", () => {
     expect(await drainWebhooks(db, { endpointId: endpoint.id })).toMatchObject({ delivered: 1 });
     expect(received).toHaveLength(2);
   });
+
+  it("a receiver that stalls mid-way through a gzip answer fails the attempt at the timeout; the last one disables the endpoint", async () => {
+    const endpoint = await register(brand);
+    const { dealId } = await dealBetween(brand, creator);
+    await record({ dealId, type: "cancelled", actorId: brand.user.id });
+    const db = await getDb();
+    script = ["gzip-stall"];
+    expect(await drainWebhooks(db, { endpointId: endpoint.id, timeoutMs: 300 })).toEqual({
+      delivered: 0,
+      retrying: 1,
+      failed: 0,
+    });
+    const [first] = await deliveriesOf(endpoint.id);
+    expect(first).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: null });
+    expect(first?.lastError).toMatch(/^timeout/);
+
+    // The last attempt stalls too: the delivery fails and the endpoint is disabled.
+    await db
+      .update(webhookDeliveries)
+      .set({ attempts: MAX_ATTEMPTS - 1 })
+      .where(eq(webhookDeliveries.endpointId, endpoint.id));
+    await makeDue(endpoint.id);
+    script = ["gzip-stall"];
+    expect(await drainWebhooks(db, { endpointId: endpoint.id, timeoutMs: 300 })).toMatchObject({
+      failed: 1,
+    });
+    expect(received).toHaveLength(2);
+    const [last] = await deliveriesOf(endpoint.id);
+    expect(last).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS });
+    expect(last?.lastError).toMatch(/^timeout/);
+    const [row] = await db
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    expect(row?.enabled).toBe(false);
+  }, 20_000); // A guard, not a timing assertion: before the fix the drain never returned.
 
   it("backs off exponentially for more than 24 hours before giving up", () => {
     let total = 0;
@@ -410,6 +455,18 @@ describe("webhook URLs go through the outbound rules", () => {
     const res = await call(webhooksRoute.POST, { token: brand.token, body: { url } });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("invalid_request");
+  });
+
+  it("says a name is not allowed without revealing what it resolves to", async () => {
+    const res = await call(webhooksRoute.POST, {
+      token: brand.token,
+      body: { url: "http://localhost/hook" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].message).toBe(
+      "localhost is not allowed; webhooks go to public addresses only.",
+    );
+    expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|::1|loopback/);
   });
 
   it("refuses a private address at delivery too (an endpoint row that got past registration)", async () => {

@@ -13,7 +13,7 @@ const query = pageQuery.extend({
 });
 
 // GET /api/notifications – the caller's inbox, newest first (cursor-paginated), and the unread count
-export const GET = route({ auth: requireUser, query }, async ({ user, query }) => {
+export const GET = route({ auth: requireUser, scope: "read", query }, async ({ user, query }) => {
   const page = await listNotifications(await getDb(), user, query);
   return Response.json({
     notifications: page.items,

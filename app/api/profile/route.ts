@@ -4,7 +4,7 @@ import { methodNotAllowed, route } from "@/lib/http";
 import { getProfile, profilePatchBody, updateProfile } from "@/lib/users/profile";
 
 // GET /api/profile – the caller's display name (shown on deals instead of the e-mail)
-export const GET = route({ auth: requireUser }, async ({ user }) =>
+export const GET = route({ auth: requireUser, scope: "read" }, async ({ user }) =>
   Response.json(
     { profile: await getProfile(await getDb(), user) },
     { headers: { "cache-control": "no-store" } },

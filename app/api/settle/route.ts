@@ -6,10 +6,13 @@ import { settleBody } from "@/lib/settle/schemas";
 import { settleMilestone } from "@/lib/settle/settle";
 
 // POST /api/settle – verify a milestone's deliverable, gate it, and pay the creator once
-export const POST = route({ auth: requireUser, body: settleBody }, async ({ req, user, body }) => {
-  const db = await getDb();
-  const key = { userId: user.id, route: "POST /api/settle", request: body };
-  return idempotentJson(db, req, key, () => settleMilestone(db, user, body));
-});
+export const POST = route(
+  { auth: requireUser, scope: "settle", body: settleBody },
+  async ({ req, user, body }) => {
+    const db = await getDb();
+    const key = { userId: user.id, route: "POST /api/settle", request: body };
+    return idempotentJson(db, req, key, () => settleMilestone(db, user, body));
+  },
+);
 
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["POST"]);

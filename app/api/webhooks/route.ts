@@ -6,14 +6,19 @@ import { createEndpoint, listEndpoints } from "@/lib/webhooks/endpoints";
 import { createEndpointBody } from "@/lib/webhooks/schemas";
 
 // GET /api/webhooks – the caller's webhook endpoints, newest first (cursor-paginated)
-export const GET = route({ auth: requireUser, query: pageQuery }, async ({ user, query }) => {
-  const page = await listEndpoints(await getDb(), user, query);
-  return Response.json({ endpoints: page.items, nextCursor: page.nextCursor });
-});
+export const GET = route(
+  { auth: requireUser, scope: "webhooks", query: pageQuery },
+  async ({ user, query }) => {
+    const page = await listEndpoints(await getDb(), user, query);
+    return Response.json({ endpoints: page.items, nextCursor: page.nextCursor });
+  },
+);
 
 // POST /api/webhooks – register an endpoint; the signing secret is in this answer only
-export const POST = route({ auth: requireUser, body: createEndpointBody }, async ({ user, body }) =>
-  Response.json(await createEndpoint(await getDb(), user, body), { status: 201 }),
+export const POST = route(
+  { auth: requireUser, scope: "webhooks", body: createEndpointBody },
+  async ({ user, body }) =>
+    Response.json(await createEndpoint(await getDb(), user, body), { status: 201 }),
 );
 
 export const { PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["GET", "POST"]);

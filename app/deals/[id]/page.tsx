@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { DealPage } from "@/components/deals/deal-page";
 import { DemoGate } from "@/components/demo/demo-gate";
 import { toUserJson } from "@/lib/auth/users";
+import { env } from "@/lib/env";
 import { loadDealPage } from "./load-deal-page";
 
 export const metadata: Metadata = { title: "Deal" };
@@ -14,7 +15,11 @@ export default async function DealRoute({ params }: { params: Promise<{ id: stri
   if ("prompt" in page) return page.prompt;
   return (
     <DemoGate>
-      <DealPage initial={page.deal} user={toUserJson(page.user)} />
+      <DealPage
+        initial={page.deal}
+        user={toUserJson(page.user)}
+        onrampTemplate={env().ONRAMP_URL ?? null}
+      />
     </DemoGate>
   );
 }

@@ -6,6 +6,8 @@ import type { AdapterResult, EvidenceOptions } from "./types";
 // platform's status codes into evidence statuses a person understands.
 
 const MAX_EVIDENCE_BYTES = 512 * 1024;
+/** A post read's whole budget by default (the verifier lease counts on it). */
+export const EVIDENCE_TIMEOUT_MS = 8_000;
 
 export type Fetched = { ok: true; res: SafeResponse } | { ok: false; result: AdapterResult };
 
@@ -19,7 +21,7 @@ export async function fetchForEvidence(
     const res = await safeFetch(url, {
       accept,
       maxBytes: MAX_EVIDENCE_BYTES,
-      timeoutMs: options.timeoutMs ?? 8_000,
+      timeoutMs: options.timeoutMs ?? EVIDENCE_TIMEOUT_MS,
       connectTimeoutMs: 4_000,
       env: options.env ?? env(),
       allowHosts: [...(options.allowHosts ?? []), ...extraAllowHosts],

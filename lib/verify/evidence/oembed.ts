@@ -10,6 +10,7 @@ import {
   onHost,
   type PostFacts,
 } from "./types";
+import { webUrl } from "./urls";
 
 // YouTube, TikTok, X and Instagram through their public oEmbed endpoints (Instagram's is the
 // Graph API's and needs an access token). Each answers JSON about one post; what differs is
@@ -26,7 +27,7 @@ const DEFAULT_ENDPOINTS: Record<"youtube" | "tiktok" | "x" | "instagram", string
 
 /** The path segment after the host of a profile URL: "https://x.com/name" → "name". */
 function handleFromProfileUrl(raw: unknown): string | null {
-  const s = str(raw);
+  const s = webUrl(raw);
   if (!s) return null;
   try {
     const first = new URL(s).pathname.split("/").filter(Boolean)[0];
@@ -60,9 +61,10 @@ async function readOEmbed(
     : { status: "ok", facts: out };
 }
 
+// URLs in an answer are kept only when absolute http(s) (lib/verify/evidence/urls.ts).
 const base = (o: OEmbed, url: URL) => ({
   canonicalUrl: url.href,
-  thumbnailUrl: str(o.thumbnail_url),
+  thumbnailUrl: webUrl(o.thumbnail_url),
   mediaType: str(o.type),
   publishedAt: null,
 });
@@ -104,7 +106,7 @@ function xFacts(o: OEmbed, url: URL): PostFacts | string {
   const parsed = date ? Date.parse(`${date} UTC`) : Number.NaN;
   return {
     ...base(o, url),
-    canonicalUrl: str(o.url) ?? url.href,
+    canonicalUrl: webUrl(o.url) ?? url.href,
     authorHandle: handleFromProfileUrl(o.author_url),
     caption: textOf(paragraph),
     mediaType: "post",

@@ -1,6 +1,7 @@
 import { fetchForEvidence, str } from "./fetch";
 import { canonicalLink, metaTags, titleOf } from "./html";
 import { type Adapter, normalizeHandle } from "./types";
+import { webUrl } from "./urls";
 
 // Any other page (and Instagram without an oEmbed token): its OpenGraph / Twitter-card tags.
 // Pages rarely name their author's handle; when they do not, authorship stays unconfirmed.
@@ -23,12 +24,11 @@ export const opengraph: Adapter = {
     const creator = str(meta["twitter:creator"]) ?? str(meta["article:author"]);
     const published = str(meta["article:published_time"]) ?? str(meta["og:published_time"]);
     const publishedMs = published ? Date.parse(published) : Number.NaN;
-    let canonical = str(meta["og:url"]) ?? canonicalLink(html) ?? fetched.res.url;
-    try {
-      canonical = new URL(canonical, fetched.res.url).href;
-    } catch {
-      canonical = fetched.res.url;
-    }
+    // The page's own words: only http(s) URLs (relative ones resolved against the page).
+    const page = fetched.res.url;
+    const canonical =
+      webUrl(meta["og:url"], page) ?? webUrl(canonicalLink(html), page) ?? fetched.res.url;
+    const thumbnail = webUrl(meta["og:image"], page) ?? webUrl(meta["twitter:image"], page);
     return {
       status: "ok",
       facts: {
@@ -36,7 +36,7 @@ export const opengraph: Adapter = {
         authorHandle: creator?.startsWith("@") ? normalizeHandle(creator) : null,
         caption: [title, caption].filter(Boolean).join("\n"),
         mediaType: str(meta["og:type"]),
-        thumbnailUrl: str(meta["og:image"]) ?? str(meta["twitter:image"]),
+        thumbnailUrl: thumbnail,
         publishedAt: Number.isFinite(publishedMs) ? new Date(publishedMs).toISOString() : null,
       },
     };

@@ -7,6 +7,7 @@ import { listEvidence } from "@/db/queries/evidence";
 import type { Evidence as EvidenceRow, User } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 import { decodeCursor, encodeCursor, type Page, pageQuery, toPage } from "@/lib/pagination";
+import { webUrl } from "./urls";
 
 // GET /api/milestones/:id/evidence: what the verifier read for each revision, for the deal's
 // parties, with the creator's declared handle on each post's platform so a mismatch shows.
@@ -30,19 +31,21 @@ export type EvidenceJson = {
   error: string | null;
 };
 
-function evidenceJson(row: EvidenceRow, declared: string | null): EvidenceJson {
+/** One row as the API shows it. Stored URLs are checked again: rows written before the adapters
+ * kept only http(s) URLs may hold a page's `javascript:` og:url or og:image. */
+export function evidenceJson(row: EvidenceRow, declared: string | null): EvidenceJson {
   return {
     revision: row.revision,
     status: row.status,
     platform: row.platform,
     url: row.url,
-    canonicalUrl: row.canonicalUrl,
+    canonicalUrl: webUrl(row.canonicalUrl),
     authorHandle: row.authorHandle,
     declaredHandle: declared,
     authorMatches: !!row.authorHandle && !!declared && row.authorHandle === declared,
     caption: row.caption,
     mediaType: row.mediaType,
-    thumbnailUrl: row.thumbnailUrl,
+    thumbnailUrl: webUrl(row.thumbnailUrl),
     publishedAt: row.publishedAt?.toISOString() ?? null,
     fetchedAt: row.fetchedAt.toISOString(),
     contentHash: row.contentHash,

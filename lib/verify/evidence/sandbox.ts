@@ -1,6 +1,7 @@
 import { env, sandboxOrigin, sandboxSocialEnabled } from "@/lib/env";
 import { fetchForEvidence, jsonOf, str } from "./fetch";
 import { type Adapter, normalizeHandle } from "./types";
+import { webUrl } from "./urls";
 
 // The built-in sandbox platform (app/social) of the embedded default. Its posts are read like
 // any platform's: through the safe fetcher, from its oEmbed endpoint on the app's own origin,
@@ -46,11 +47,11 @@ export const sandbox: Adapter = {
     return {
       status: "ok",
       facts: {
-        canonicalUrl: str(o.url) ?? url.href,
+        canonicalUrl: webUrl(o.url) ?? url.href,
         authorHandle: handle ? normalizeHandle(handle) : null,
         caption: str(o.title) ?? "",
         mediaType: str(o.media_type) ?? str(o.type),
-        thumbnailUrl: str(o.thumbnail_url),
+        thumbnailUrl: webUrl(o.thumbnail_url),
         publishedAt: str(o.published_at),
       },
     };

@@ -8,7 +8,7 @@ import { methodNotAllowed, route } from "@/lib/http";
 const body = z.object({ address: addressSchema });
 
 // POST /api/faucet/test-usdc – local chain only: 1,000 test USDC (and gas) to fund escrows
-export const POST = route({ auth: requireUser, body }, async ({ user, body }) =>
+export const POST = route({ auth: requireUser, scope: "settle", body }, async ({ user, body }) =>
   Response.json(await mintTestFunds(await getDb(), user, body.address)),
 );
 

@@ -4,7 +4,7 @@ import { methodNotAllowed, route } from "@/lib/http";
 import { unreadCount } from "@/lib/notify/inbox";
 
 // GET /api/notifications/unread – how many of the caller's notifications are unread (the header badge)
-export const GET = route({ auth: requireUser }, async ({ user }) =>
+export const GET = route({ auth: requireUser, scope: "read" }, async ({ user }) =>
   Response.json(
     { unreadCount: await unreadCount(await getDb(), user) },
     { headers: { "cache-control": "no-store" } },

@@ -10,7 +10,7 @@ import {
 } from "@/lib/profile/handles";
 
 // GET /api/profile/handles – the caller's declared platform handles
-export const GET = route({ auth: requireUser }, async ({ user }) => {
+export const GET = route({ auth: requireUser, scope: "read" }, async ({ user }) => {
   return Response.json({ handles: await getHandles(await getDb(), user) });
 });
 

@@ -7,7 +7,7 @@ import { methodNotAllowed, route } from "@/lib/http";
 // POST /api/deals/:id/accept – a creator takes an open deal (one wins a race; others 409),
 // in the version of its terms they reviewed when they say which
 export const POST = route(
-  { auth: requireUser, params: idParams, body: acceptBody },
+  { auth: requireUser, scope: "write", params: idParams, body: acceptBody },
   async ({ user, params, body }) => {
     const deal = await acceptDeal(await getDb(), user, params.id, body);
     return Response.json({ deal });

@@ -6,7 +6,7 @@ import { methodNotAllowed, route } from "@/lib/http";
 
 // POST /api/deals/:id/cancel – the brand ends a deal nobody has taken; its money goes back
 export const POST = route(
-  { auth: requireUser, params: idParams, body: txHashBody },
+  { auth: requireUser, scope: "settle", params: idParams, body: txHashBody },
   async ({ user, params }) =>
     Response.json({ deal: await cancelDeal(await getDb(), user, params.id) }),
 );

@@ -7,7 +7,7 @@ import { pageQuery } from "@/lib/pagination";
 
 // GET /api/deals/:id/events – the deal's activity log, oldest first (cursor-paginated)
 export const GET = route(
-  { auth: requireUser, params: idParams, query: pageQuery },
+  { auth: requireUser, scope: "read", params: idParams, query: pageQuery },
   async ({ user, params, query }) => {
     const page = await listDealEvents(await getDb(), user, params.id, query);
     return Response.json({ events: page.items, nextCursor: page.nextCursor });

@@ -7,7 +7,7 @@ import { appealBody } from "@/lib/settle/schemas";
 
 // POST /api/milestones/:id/appeal – the creator appeals a rejected revision (once per revision)
 export const POST = route(
-  { auth: requireUser, params: idParams, body: appealBody },
+  { auth: requireUser, scope: "write", params: idParams, body: appealBody },
   async ({ user, params, body }) =>
     Response.json(
       await appealMilestone(await getDb(), user, { milestoneId: params.id, reason: body.reason }),

@@ -9,7 +9,7 @@ import { decisionBody } from "@/lib/settle/schemas";
 // POST /api/milestones/:id/decision – the brand pays a revision at a score it chooses, or
 // upholds its rejection, with a reason. Paying goes through the settle path (escrow release).
 export const POST = route(
-  { auth: requireUser, params: idParams, body: decisionBody },
+  { auth: requireUser, scope: "settle", params: idParams, body: decisionBody },
   async ({ req, user, params, body }) => {
     const db = await getDb();
     const input = { ...body, milestoneId: params.id };

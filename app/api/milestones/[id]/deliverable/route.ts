@@ -6,7 +6,7 @@ import { methodNotAllowed, route } from "@/lib/http";
 
 // POST /api/milestones/:id/deliverable – the deal's creator submits a deliverable revision
 export const POST = route(
-  { auth: requireUser, params: idParams, body: deliverableBody },
+  { auth: requireUser, scope: "write", params: idParams, body: deliverableBody },
   async ({ user, params, body }) => {
     const milestone = await submitDeliverable(await getDb(), user, params.id, body);
     return Response.json({ milestone }, { status: 201 });

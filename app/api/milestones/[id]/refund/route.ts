@@ -15,7 +15,7 @@ const body = z.object({
 // POST /api/milestones/:id/refund – the brand takes back a milestone that is past its due
 // date with nothing delivered (an escrow release paying the creator 0)
 export const POST = route(
-  { auth: requireUser, params: idParams, body },
+  { auth: requireUser, scope: "settle", params: idParams, body },
   async ({ req, user, params, body }) => {
     const db = await getDb();
     const input = { ...body, milestoneId: params.id };

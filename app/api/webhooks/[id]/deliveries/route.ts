@@ -9,7 +9,7 @@ const params = z.object({ id: z.uuid("must be a UUID") });
 
 // GET /api/webhooks/:id/deliveries – the endpoint's delivery log, newest first (cursor-paginated)
 export const GET = route(
-  { auth: requireUser, params, query: pageQuery },
+  { auth: requireUser, scope: "webhooks", params, query: pageQuery },
   async ({ user, params, query }) => {
     const page = await listDeliveries(await getDb(), user, params.id, query);
     return Response.json({ deliveries: page.items, nextCursor: page.nextCursor });

@@ -7,7 +7,7 @@ import { methodNotAllowed, route } from "@/lib/http";
 // POST /api/deals/:id/funding/authorization – gasless funding: the relayer submits the
 // brand's signed EIP-3009 authorization
 export const POST = route(
-  { auth: requireUser, params: idParams, body: fundingAuthorizationBody },
+  { auth: requireUser, scope: "settle", params: idParams, body: fundingAuthorizationBody },
   async ({ user, params, body }) =>
     Response.json({ deal: await fundWithAuthorization(await getDb(), user, params.id, body) }),
 );
