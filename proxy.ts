@@ -26,10 +26,11 @@ export function decodablePath(pathname: string): boolean {
 const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
 
 export const CORS_ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE";
-export const CORS_ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key";
+export const CORS_ALLOWED_HEADERS =
+  "Authorization, Content-Type, Idempotency-Key, Milestone-Version";
 /** Response headers a cross-origin page may read besides the CORS-safelisted ones. */
 export const CORS_EXPOSED_HEADERS =
-  "Allow, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset";
+  "Allow, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Request-Id, Milestone-Version";
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /** The request's Origin when CORS_ORIGINS lists it, else null. */

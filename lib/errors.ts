@@ -52,7 +52,8 @@ const statusByCode = {
 export type ErrorCode = keyof typeof statusByCode;
 
 export type ErrorBody = {
-  error: { code: ErrorCode; message: string; details?: unknown };
+  /** `requestId`: the request's id (its Request-Id header), for finding it in the logs. */
+  error: { code: ErrorCode; message: string; details?: unknown; requestId?: string };
 };
 
 export class AppError extends Error {
@@ -90,8 +91,10 @@ export const notFound = (what = "Resource") => new AppError("not_found", `${what
 export const forbidden = (message = "You are not allowed to do this.") =>
   new AppError("forbidden", message);
 
-export function errorResponse(error: AppError): Response {
-  return Response.json(error.toBody(), { status: error.status, headers: error.headers });
+export function errorResponse(error: AppError, requestId?: string): Response {
+  const body = error.toBody();
+  if (requestId) body.error.requestId = requestId;
+  return Response.json(body, { status: error.status, headers: error.headers });
 }
 
 export const internalErrorBody: ErrorBody = {

@@ -2,7 +2,8 @@ import type { z } from "zod";
 import type { ApiKeyScope } from "@/db/schema";
 import { AppError, errorResponse, internalErrorBody } from "@/lib/errors";
 import { log } from "@/lib/log";
-import { withResponseHeaders } from "@/lib/response-headers";
+import { currentRequestId, REQUEST_ID_HEADER, requestIdOf, withRequestId } from "@/lib/request-id";
+import { addResponseHeaders, withResponseHeaders } from "@/lib/response-headers";
 
 // The route wrapper every handler uses: parse → authenticate → call → respond.
 // It owns the error envelope so handlers only throw AppError (or let bugs become 500s).
@@ -165,15 +166,20 @@ function validate<S extends AnySchema>(
   return parsed.data as z.infer<S>;
 }
 
-/** Turns anything thrown into the contract's envelope; unknown errors are logged, never shown. */
+/**
+ * Turns anything thrown into the contract's envelope, with the request's id (`requestId`);
+ * unknown errors are logged, never shown.
+ */
 export function toErrorResponse(err: unknown, req?: Request): Response {
-  if (err instanceof AppError) return errorResponse(err);
+  const requestId = currentRequestId();
+  if (err instanceof AppError) return errorResponse(err, requestId);
   log.error("unhandled error", {
     err,
     method: req?.method,
     path: req ? new URL(req.url).pathname : undefined,
   });
-  return Response.json(internalErrorBody, { status: 500 });
+  const body = { error: { ...internalErrorBody.error, ...(requestId ? { requestId } : {}) } };
+  return Response.json(body, { status: 500 });
 }
 
 type Handler<U, B, Q, P> = (
@@ -240,7 +246,13 @@ export function route<
 >(opts: RouteOptions<U, B, Q, P>, handler: Handler<U, B, Q, P>) {
   const access = accessOf(opts as Parameters<typeof accessOf>[0]);
   const need: AuthNeed = { scope: access.auth === "api_key" ? access.scope : undefined };
-  const wrapped = async (req: Request, ctx?: NextRouteContext): Promise<Response> => {
+  const wrapped = (req: Request, ctx?: NextRouteContext): Promise<Response> => {
+    // The request's id: on the response (Request-Id), in every log line and error envelope.
+    const requestId = requestIdOf(req);
+    addResponseHeaders(req, { [REQUEST_ID_HEADER]: requestId });
+    return withRequestId(requestId, () => handle(req, ctx));
+  };
+  const handle = async (req: Request, ctx?: NextRouteContext): Promise<Response> => {
     try {
       const rawParams = ctx?.params ? await ctx.params : {};
       assertNoNul(rawParams, "path");
@@ -296,17 +308,25 @@ export function methodNotAllowed<const A extends RouteMethod>(
   allowed: readonly A[],
 ): Record<OtherMethods<A>, PlainHandler> & { OPTIONS: PlainHandler } {
   const allow = allowHeader(allowed);
-  const refuse: PlainHandler = (req) =>
-    errorResponse(
+  const refuse: PlainHandler = (req) => {
+    const requestId = requestIdOf(req);
+    const res = errorResponse(
       new AppError(
         "method_not_allowed",
         `${req.method} is not allowed here. This route accepts ${allow}.`,
         { headers: { Allow: allow }, details: { allowed: allow.split(", ") } },
       ),
+      requestId,
     );
+    res.headers.set(REQUEST_ID_HEADER, requestId);
+    return res;
+  };
   Object.assign(refuse, { [METHOD_NOT_ALLOWED]: true });
-  const options: PlainHandler = () =>
-    new Response(null, { status: 204, headers: { Allow: allow } });
+  const options: PlainHandler = (req) =>
+    new Response(null, {
+      status: 204,
+      headers: { Allow: allow, [REQUEST_ID_HEADER]: requestIdOf(req) },
+    });
   const handlers: Record<string, PlainHandler> = { OPTIONS: options };
   const implied = (allowed as readonly RouteMethod[]).includes("GET") ? ["HEAD"] : [];
   for (const method of ROUTE_METHODS)

@@ -53,6 +53,8 @@ export class ApiError extends Error {
   readonly details?: unknown;
   /** Seconds to wait (429 rate_limited), from Retry-After. */
   readonly retryAfter: number | null;
+  /** The request's id (Request-Id): quote it when reporting a failed call. */
+  readonly requestId: string | null;
 
   constructor(status: number, body: ErrorBody, headers?: Headers) {
     super(body.message);
@@ -62,6 +64,7 @@ export class ApiError extends Error {
     this.details = body.details;
     const retry = Number(headers?.get("retry-after") ?? Number.NaN);
     this.retryAfter = Number.isFinite(retry) ? retry : null;
+    this.requestId = body.requestId ?? headers?.get("request-id") ?? null;
   }
 }
 

@@ -2,8 +2,8 @@
 // (lib/client/api.ts) and the typed third-party client (lib/api/client.ts). No imports: it
 // runs in the browser and in Node alike, and the typed client imports it by a relative path.
 
-/** The contract's error envelope: `{ "error": { code, message, details? } }`. */
-export type ErrorBody = { code: string; message: string; details?: unknown };
+/** The contract's error envelope: `{ "error": { code, message, details?, requestId? } }`. */
+export type ErrorBody = { code: string; message: string; details?: unknown; requestId?: string };
 
 /** The answer's body as text, and parsed as JSON (undefined when empty or not JSON). */
 export async function readBody(res: Response): Promise<{ text: string; json: unknown }> {

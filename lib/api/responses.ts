@@ -60,6 +60,10 @@ export const errorEnvelopeSchema = z
       code: z.string(),
       message: z.string(),
       details: z.unknown().optional(),
+      requestId: z
+        .string()
+        .optional()
+        .describe("The request's id, as in its Request-Id header: quote it when reporting"),
     }),
   })
   .meta({ id: "Error", description: "The contract's error envelope" });

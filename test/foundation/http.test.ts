@@ -90,7 +90,12 @@ describe("route wrapper", () => {
     const res = await call(conflict);
     expect(res.status).toBe(409);
     expect(res.body).toEqual({
-      error: { code: "already_settled", message: "Already paid.", details: { txHash: "0x1" } },
+      error: {
+        code: "already_settled",
+        message: "Already paid.",
+        details: { txHash: "0x1" },
+        requestId: res.headers.get("request-id"),
+      },
     });
 
     const boom = route({}, () => {

@@ -50,6 +50,7 @@ describe("405 on every API route", () => {
           code: "method_not_allowed",
           message: expect.stringContaining(`${method} is not allowed`),
           details: { allowed: allow.split(", ") },
+          requestId: res.headers.get("request-id"),
         },
       });
     }

@@ -187,7 +187,13 @@ describe("POST /api/verify refusals", () => {
     for (const outsider of [await makeUser("creator"), await makeUser("organization")]) {
       const res = await verify(outsider.token, milestoneId);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: { code: "not_found", message: "Milestone not found." } });
+      expect(res.body).toEqual({
+        error: {
+          code: "not_found",
+          message: "Milestone not found.",
+          requestId: expect.any(String),
+        },
+      });
     }
     expect(model.doGenerateCalls).toHaveLength(0);
   });
