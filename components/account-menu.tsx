@@ -7,7 +7,7 @@ import { useSession } from "@/components/session-provider";
 import { dashboardPath, errorMessage, roleLabel } from "@/lib/client/api";
 
 // The header's navigation and account area: the signed-in user's pages (their dashboard
-// first, then inbox, wallet, payments, profile, API keys, and the API docs last), who is
+// first, then inbox, wallet, payments, profile, API keys, webhooks, settings, and the API docs last), who is
 // signed in and in which role, a role switch (creator ↔ brand) and sign-out. Signed out: the
 // API docs and "Sign in". While the session is being restored it shows a placeholder rather than
 // flashing "Sign in".
@@ -81,6 +81,8 @@ export function AccountMenu({ inbox, docs }: { inbox: ReactNode; docs: ReactNode
       <Link href="/ledger">Payments</Link>
       <Link href="/profile">Profile</Link>
       <Link href="/settings/keys">API keys</Link>
+      <Link href="/settings/webhooks">Webhooks</Link>
+      <Link href="/settings">Settings</Link>
       {docs}
       <div className="account-menu" data-testid="account-menu">
         <span className="small account-email" title={user.email} data-testid="account-email">

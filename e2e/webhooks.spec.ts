@@ -65,7 +65,14 @@ test("register an endpoint, receive a signed event, see it in the log, resend it
 }) => {
   test.setTimeout(120_000);
   await signInOn(page, `brand-webhooks-${Date.now()}@example.test`, "Brand");
-  await page.goto("/settings/webhooks");
+  // Reached from the account menu, and from /settings (which links profile, keys, webhooks).
+  await expect(page.getByRole("link", { name: "Webhooks", exact: true })).toBeVisible();
+  await page.goto("/settings");
+  const settings = page.getByRole("main");
+  for (const name of ["Profile", "API keys", "Webhooks"])
+    await expect(settings.getByRole("link", { name, exact: true })).toBeVisible();
+  await settings.getByRole("link", { name: "Webhooks", exact: true }).click();
+  await expect(page).toHaveURL(/\/settings\/webhooks$/);
   await expect(page.getByRole("heading", { name: "Webhooks", level: 1 })).toBeVisible();
   await expect(page.getByText("No endpoints yet.")).toBeVisible();
 

@@ -143,7 +143,8 @@ function CreateForm({
 }
 
 function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
-  const [items, setItems] = useState<Delivery[]>([]);
+  // null until the first page answers: loading is never shown as "no deliveries".
+  const [items, setItems] = useState<Delivery[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -156,7 +157,7 @@ function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
         const page = await apiFetch<{ deliveries: Delivery[]; nextCursor: string | null }>(
           `/api/webhooks/${endpoint.id}/deliveries?${qs}`,
         );
-        setItems((prev) => (after ? [...prev, ...page.deliveries] : page.deliveries));
+        setItems((prev) => (after ? [...(prev ?? []), ...page.deliveries] : page.deliveries));
         setCursor(page.nextCursor);
       } catch (err) {
         setError(errorMessage(err));
@@ -190,7 +191,13 @@ function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
           {error}
         </div>
       )}
-      {items.length === 0 ? (
+      {items === null ? (
+        error ? null : (
+          <p className="small muted" role="status">
+            Loading deliveries…
+          </p>
+        )
+      ) : items.length === 0 ? (
         <p className="small muted">No deliveries yet.</p>
       ) : (
         <div className="table-scroll">
