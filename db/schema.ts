@@ -235,6 +235,8 @@ export const deliverables = pgTable(
 );
 
 export type VerdictSource = "model" | "rubric" | "brand_decision";
+/** One share taken off a verdict's score: basis points and the reason, in one line. */
+export type VerdictDeduction = { bps: number; reason: string };
 
 /**
  * Where a deliverable's evidence was read from (lib/verify/evidence): the fetched post,
@@ -360,6 +362,12 @@ export const verifications = pgTable(
     missing: jsonb("missing").$type<string[]>().notNull(),
     model: text("model").notNull(),
     source: text("source").$type<VerdictSource>().notNull().default("model"),
+    /** Who judged, in words: "Rule check", "AI review (model)", "Panel of N models". */
+    verifier: text("verifier"),
+    /** Each share taken off the score and why, from the verifier's output (lib/verify/verdict.ts). */
+    deductions: jsonb("deductions").$type<VerdictDeduction[]>().notNull().default([]),
+    /** How sure the verifier is of its verdict (basis points); settle pays only above the threshold. */
+    confidenceBps: integer("confidence_bps").notNull().default(10_000),
     /**
      * The verdict record, canonically serialised (see lib/verify/record.ts), and its
      * keccak256: the hash an escrow release carries on-chain.
@@ -374,6 +382,7 @@ export const verifications = pgTable(
   (t) => [
     uniqueIndex("verifications_milestone_revision_key").on(t.milestoneId, t.revision),
     check("verifications_score_check", sql`${t.scoreBps} between 0 and 10000`),
+    check("verifications_confidence_check", sql`${t.confidenceBps} between 0 and 10000`),
   ],
 );
 

@@ -482,8 +482,9 @@ export function DealForm({ deal }: { deal?: EditableDeal } = {}) {
               />
             </label>
             <span id="min-score-hint" className="muted small hint">
-              The AI scores each deliverable from 0 % to 100 %. A milestone is paid only when its
-              score reaches this minimum, and then pays its amount × the score.
+              The verifier scores each post from 0 % to 100 %. A milestone is paid only when every
+              required hashtag, mention and link is in the post and its score is at least this
+              minimum; it then pays its amount × the score.
             </span>
             <FieldError
               id={f.minScore.errId}

@@ -25,6 +25,10 @@ export function formatUsdc(value: number | string, unit = true): string {
 export const formatScore = (score: number) =>
   `${Number((score * 100).toFixed(2)).toLocaleString("en-US")}%`;
 
+/** A share taken off a score: 0.1 → "−10 %". */
+export const formatDeduction = (points: number) =>
+  `−${Number((points * 100).toFixed(2)).toLocaleString("en-US")} %`;
+
 export function formatDate(iso: string | null, withTime = false): string {
   if (!iso) return "";
   const date = new Date(iso);

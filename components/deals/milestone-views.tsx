@@ -1,7 +1,9 @@
+import { AUTO_SETTLE_CONFIDENCE } from "@/lib/verify/confidence";
 import { AddressLink, CopyHash, TxLink } from "./escrow-views";
 import {
   type DeliverableJson,
   formatDate,
+  formatDeduction,
   formatScore,
   formatUsdc,
   type MilestoneJson,
@@ -110,10 +112,11 @@ export function VerdictView({
   verdict: VerdictJson;
   requirements?: MilestoneJson["requirements"];
 }) {
+  const sure = verdict.confidence >= AUTO_SETTLE_CONFIDENCE;
   return (
     <section className="panel stack tight" data-testid="verdict">
       <div className="spread">
-        <h3>AI verdict</h3>
+        <h3 data-testid="verdict-verifier">{verdict.verifier}</h3>
         <span className="row tight">
           <span
             className={verdict.approved ? "badge ok plain" : "badge bad plain"}
@@ -126,6 +129,18 @@ export function VerdictView({
           </Badge>
         </span>
       </div>
+      {verdict.deductions.length > 0 && (
+        <div className="stack tight small" data-testid="verdict-deductions">
+          <span className="muted">Why not 100 %:</span>
+          <ul className="deduction-list">
+            {verdict.deductions.map((d) => (
+              <li key={d.reason}>
+                <span className="deduction-points">{formatDeduction(d.points)}</span>: {d.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {requirements && <VerdictCoverageView verdict={verdict} requirements={requirements} />}
       {verdict.missing.length > 0 && (
         <div className="stack tight">
@@ -133,7 +148,18 @@ export function VerdictView({
           <Chips items={verdict.missing} tone="missing" />
         </div>
       )}
-      <p className="small">{verdict.reasoning}</p>
+      {verdict.model !== "brand_decision" && (
+        <p className={sure ? "muted small" : "alert warn small"} data-testid="verdict-confidence">
+          Confidence {formatScore(verdict.confidence)}
+          {sure
+            ? ": sure enough to settle without a person."
+            : ` — below the ${formatScore(AUTO_SETTLE_CONFIDENCE)} needed to settle on its own, so the brand decides.`}
+        </p>
+      )}
+      <details className="small">
+        <summary className="muted">Full reasoning</summary>
+        <p className="small">{verdict.reasoning}</p>
+      </details>
       <p className="muted small">
         <span className="mono">{verdict.model}</span> · revision {verdict.revision} ·{" "}
         {formatDate(verdict.verifiedAt, true)}

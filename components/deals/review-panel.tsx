@@ -135,7 +135,7 @@ function DecisionForm({
           onClick={() => setOpen(true)}
           data-testid="decide-open"
         >
-          {m.status === "rejected" ? "Review the rejection yourself" : "Decide without the AI"}
+          {m.status === "rejected" ? "Review the rejection yourself" : "Decide yourself"}
         </button>
       </div>
     );
@@ -148,8 +148,8 @@ function DecisionForm({
     >
       <h3 id={`${id}-title`}>Your decision</h3>
       <p className="muted small">
-        Your decision replaces the AI’s verdict for this submission. It is final for this revision,
-        and the creator sees it with your reason.
+        Your decision replaces the verifier’s verdict for this submission. It is final for this
+        revision, and the creator sees it with your reason.
       </p>
       <fieldset className="choice stack tight" disabled={busy || decide.confirming}>
         <legend>What should happen?</legend>
@@ -380,13 +380,14 @@ function CreatorSettle({
   return (
     <section className="stack tight review-form" data-testid="creator-settle">
       <p className="small">
-        <strong>The brand did not review this in time.</strong> You can settle it yourself: the AI
-        checks it against the brief exactly as for the brand, and if it passes (at least{" "}
-        {formatScore(deal.minScore)}) the escrow pays you {formatUsdc(m.amount)} × its score.
+        <strong>The brand did not review this in time.</strong> You can settle it yourself: the
+        verifier checks it against the brief exactly as for the brand, and if every required item is
+        there and its score is at least {formatScore(deal.minScore)}, the escrow pays you{" "}
+        {formatUsdc(m.amount)} × its score.
       </p>
       {outcome === "rejected" && (
         <div className="alert error small" role="status">
-          The AI did not approve it. You can appeal or submit a new version.
+          The verifier did not approve it. You can appeal or submit a new version.
         </div>
       )}
       <ActionError error={settle.error} />

@@ -50,8 +50,8 @@ const asApiError = (err: unknown) =>
 export function gateReason(verdict: VerdictJson, minScore: number): string {
   if (!verdict.approved)
     return verdict.missing.length
-      ? `the AI did not approve it — missing ${verdict.missing.join(", ")}`
-      : "the AI did not approve it";
+      ? `the verifier did not approve it — missing ${verdict.missing.join(", ")}`
+      : "the verifier did not approve it";
   return gatePasses(verdict, minScore)
     ? `approved, and ${formatScore(verdict.score)} ≥ ${formatScore(minScore)}`
     : `the score ${formatScore(verdict.score)} is below the ${formatScore(minScore)} minimum`;
@@ -59,14 +59,15 @@ export function gateReason(verdict: VerdictJson, minScore: number): string {
 
 export function SettlePanel({ deal, milestone: m, relay, onSettled }: Props) {
   const id = useId();
-  const [minScore, setMinScore] = useState(String(deal.minScore));
+  // Entered as a percentage, as everywhere else; the gate and the API take a fraction.
+  const [minScore, setMinScore] = useState(String(Number((deal.minScore * 100).toFixed(2))));
   const [via, setVia] = useState<"direct" | "relay">("direct");
   const [busy, setBusy] = useState<"verify" | "settle" | null>(null);
   const [verifyError, setVerifyError] = useState<ApiError | null>(null);
   const [run, setRun] = useState<SettleRun | null>(null);
   const [confirming, setConfirming] = useState(false);
 
-  const min = minScore.trim() === "" ? Number.NaN : Number(minScore);
+  const min = minScore.trim() === "" ? Number.NaN : Number(minScore) / 100;
   const minValid = Number.isFinite(min) && min >= 0 && min <= 1;
   const verdict = m.verdict;
   const passes = verdict && minValid ? gatePasses(verdict, min) : null;
@@ -224,12 +225,13 @@ export function SettlePanel({ deal, milestone: m, relay, onSettled }: Props) {
           <div className="form-grid">
             <div className="field">
               <label>
-                Minimum score (0–1)
+                Minimum score (%)
                 <input
                   type="number"
+                  inputMode="numeric"
                   min={0}
-                  max={1}
-                  step={0.05}
+                  max={100}
+                  step={5}
                   value={minScore}
                   onChange={(e) => setMinScore(e.target.value)}
                   aria-invalid={!minValid || undefined}
@@ -239,8 +241,8 @@ export function SettlePanel({ deal, milestone: m, relay, onSettled }: Props) {
               </label>
               <span id={`${id}-min-hint`} className={minValid ? "muted small hint" : "field-error"}>
                 {minValid
-                  ? "Pays only an approved verdict with at least this score."
-                  : "Enter a number between 0 and 1."}
+                  ? "Pays only when every required item is there and the score is at least this."
+                  : "Enter a percentage between 0 % and 100 %."}
               </span>
             </div>
             <fieldset className="choice" disabled={busy !== null}>
@@ -385,9 +387,9 @@ function SettleConfirm({
         </dl>
       ) : (
         <span className="small">
-          The AI checks the deliverable first. If it passes, {formatUsdc(m.amount)} × its score goes
-          to the creator and the rest back to you, in one transaction; if not, nothing moves and the
-          creator can resubmit.
+          The verifier checks the deliverable first. If it passes, {formatUsdc(m.amount)} × its
+          score goes to the creator and the rest back to you, in one transaction; if not, nothing
+          moves and the creator can resubmit.
         </span>
       )}
       <span className="muted small">One escrow transaction; it cannot be undone.</span>

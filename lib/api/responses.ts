@@ -94,6 +94,24 @@ export const verdictSchema = z
     reasoning: z.string(),
     missing: z.array(z.string()),
     model: z.string(),
+    verifier: z
+      .string()
+      .describe(
+        'Who judged: "Rule check", "AI review (model)", "Panel of N models", "Brand decision"',
+      ),
+    deductions: z
+      .array(
+        z.object({
+          points: z.number().min(0).max(1).describe("The share taken off the score (0.1 = 10 %)"),
+          reason: z.string(),
+        }),
+      )
+      .describe("What took the score below 100 %, one line each"),
+    confidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe("How sure the verifier is; below the auto-settle threshold the brand decides"),
     revision: z.number().int().positive(),
     verifiedAt: iso,
   })

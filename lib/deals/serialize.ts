@@ -12,6 +12,7 @@ import type {
 import { explorerTxUrl } from "@/lib/chain/explorer";
 import { GRACE_PERIOD_SECONDS } from "@/lib/escrow/onchain";
 import { bpsToScore, unitsToDecimal, unitsToNumber } from "@/lib/money";
+import { verifierLabel } from "@/lib/verify/labels";
 
 // The JSON shapes of the contract. One place, so every endpoint answers alike.
 
@@ -23,12 +24,21 @@ export type DeliverableJson = {
   submittedAt: string;
 };
 
+/** One share taken off a verdict's score (0.1 = 10 %) and why. */
+export type DeductionJson = { points: number; reason: string };
+
 export type VerdictJson = {
   approved: boolean;
   score: number;
   reasoning: string;
   missing: string[];
   model: string;
+  /** Who judged, in words: "Rule check", "AI review (model)", "Panel of N models", "Brand decision". */
+  verifier: string;
+  /** What took the score below 100 %, one line each. */
+  deductions: DeductionJson[];
+  /** How sure the verifier is, 0–1; below the auto-settle threshold the brand decides. */
+  confidence: number;
   revision: number;
   verifiedAt: string;
 };
@@ -190,6 +200,9 @@ export function verdictJson(v: Verification): VerdictJson {
     reasoning: v.reasoning,
     missing: v.missing,
     model: v.model,
+    verifier: v.verifier ?? verifierLabel(v.model, v.source),
+    deductions: v.deductions.map((d) => ({ points: bpsToScore(d.bps), reason: d.reason })),
+    confidence: bpsToScore(v.confidenceBps),
     revision: v.revision,
     verifiedAt: v.createdAt.toISOString(),
   };

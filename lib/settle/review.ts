@@ -12,6 +12,7 @@ import { now } from "@/lib/clock";
 import type { DealJson, MilestoneJson, VerdictJson } from "@/lib/deals/serialize";
 import { verdictJson } from "@/lib/deals/serialize";
 import { bpsToScore } from "@/lib/money";
+import { BRAND_DECISION } from "@/lib/verify/labels";
 
 // The people around a verdict: the creator's appeal of a rejection, the brand's decision
 // on a revision, and the review window after which the creator may settle on their own.
@@ -79,6 +80,9 @@ export const decisionVerdictJson = (d: Decision): VerdictJson => ({
   reasoning: `Brand decision: ${d.reason}`,
   missing: [],
   model: "brand_decision",
+  verifier: BRAND_DECISION,
+  deductions: [],
+  confidence: 1,
   revision: d.revision,
   verifiedAt: d.createdAt.toISOString(),
 });

@@ -128,6 +128,9 @@ const platformNames: Record<string, string> = {
   web: "the web page",
 };
 
+/** A platform's name in a sentence: "instagram" → "Instagram". */
+export const platformName = (platform: string) => platformNames[platform] ?? platform;
+
 /**
  * What the evidence itself fails: the post could not be read, or its author is not (or
  * cannot be shown to be) the creator's declared handle on that platform, or that handle is
@@ -139,7 +142,7 @@ export function evidenceProblems(
   handleVerified: boolean,
 ): string[] {
   if (e.status !== "ok") return [`post not verifiable (${e.status}): ${e.error}`];
-  const where = platformNames[e.record.platform] ?? e.record.platform;
+  const where = platformName(e.record.platform);
   const author = e.record.authorHandle;
   if (!author) return [`post author could not be confirmed: ${where} does not name the author`];
   // A page's self-declared author (twitter:creator) is no platform account a creator declares.

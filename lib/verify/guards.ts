@@ -1,4 +1,5 @@
-import type { ModelVerdict, Verdict } from "./verdict";
+import { CERTAIN, UNCERTAIN } from "./confidence";
+import type { Deduction, ModelVerdict, Verdict } from "./verdict";
 
 // Applied to every verdict after the model (or the rubric) answers. The model's output
 // is as untrusted as the deliverable that may have steered it: the score is bounded, the
@@ -34,7 +35,12 @@ function mergeMissing(...lists: unknown[][]): string[] {
  * The verdict that may be stored: score clamped, `deterministicMissing` merged into the
  * model's list, and `approved` true only when the model approved and nothing is missing.
  */
-export function guardVerdict(model: ModelVerdict, deterministicMissing: string[]): Verdict {
+export function guardVerdict(
+  model: ModelVerdict,
+  deterministicMissing: string[],
+  /** The verifier's own deductions and confidence; a model's are derived from its answer. */
+  explained?: Pick<Verdict, "deductions" | "confidence">,
+): Verdict {
   const modelMissing = Array.isArray(model.missing) ? model.missing : [];
   const missing = mergeMissing(deterministicMissing, modelMissing);
   const approved = model.approved === true && missing.length === 0;
@@ -45,5 +51,31 @@ export function guardVerdict(model: ModelVerdict, deterministicMissing: string[]
   // Say why when the checks overrule the model, so the stored reasoning and flag agree.
   if (model.approved === true && deterministicMissing.length > 0)
     reasoning += ` [Automated checks: not approved — missing ${deterministicMissing.join(", ")}.]`;
-  return { approved, score: clampScore(model.score), reasoning, missing };
+  const score = clampScore(model.score);
+  return {
+    approved,
+    score,
+    reasoning,
+    missing,
+    deductions: explained?.deductions ?? modelDeductions(score, missing),
+    confidence: explained?.confidence ?? (deterministicMissing.length > 0 ? CERTAIN : UNCERTAIN),
+  };
+}
+
+/**
+ * A model's score is one judgement, not a sum of parts: what it took off is one deduction,
+ * naming what it found unmet.
+ */
+export function modelDeductions(score: number, missing: string[]): Deduction[] {
+  const bps = 10_000 - Math.round(score * 10_000);
+  if (bps <= 0) return [];
+  const unmet = missing.slice(0, 5).join(", ");
+  return [
+    {
+      bps,
+      reason: unmet
+        ? `the model judged these unmet: ${unmet}${missing.length > 5 ? ", …" : ""}`
+        : "the model judged the post short of fully meeting the brief",
+    },
+  ];
 }

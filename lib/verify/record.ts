@@ -1,5 +1,5 @@
 import { type Hex, keccak256, toBytes } from "viem";
-import type { VerdictSource, Verification } from "@/db/schema";
+import type { VerdictDeduction, VerdictSource, Verification } from "@/db/schema";
 
 // The verdict record a payment is decided on, serialised canonically (keys sorted, no
 // whitespace, integers only — scores in basis points) so that anyone holding the stored
@@ -22,6 +22,12 @@ export type VerdictRecord = {
   /** Who decided, when a person did (a brand decision). */
   decidedBy: string | null;
   verifiedAt: string;
+  /** Who judged, in words (lib/verify/labels.ts); absent from records made before it was kept. */
+  verifier?: string;
+  /** What took the score below 100 %, in basis points, each with its reason. */
+  deductions?: VerdictDeduction[];
+  /** The verifier's confidence in basis points: settle pays on its own only above the threshold. */
+  confidenceBps?: number;
 };
 
 /** What a verdict record says of its evidence: enough to find the stored record and check its hash. */
@@ -61,7 +67,8 @@ export function verdictRecordOf(
     | "model"
     | "source"
     | "createdAt"
-  >,
+  > &
+    Partial<Pick<Verification, "verifier" | "deductions" | "confidenceBps">>,
   basis: { evidence: EvidenceRef | null; promptVersion: string | null } = {
     evidence: null,
     promptVersion: null,
@@ -80,6 +87,10 @@ export function verdictRecordOf(
     promptVersion: basis.promptVersion,
     decidedBy: null,
     verifiedAt: v.createdAt.toISOString(),
+    // Verdicts from before these were kept have no verifier: their records stay as they were.
+    ...(v.verifier
+      ? { verifier: v.verifier, deductions: v.deductions ?? [], confidenceBps: v.confidenceBps }
+      : {}),
   };
 }
 

@@ -1,5 +1,12 @@
-import { deterministicCheck, type RequirementKind, type RequirementResult } from "./checks";
-import type { Verdict, VerifierInput } from "./verdict";
+import {
+  deterministicCheck,
+  platformName,
+  type RequirementKind,
+  type RequirementResult,
+} from "./checks";
+import { CERTAIN, UNCERTAIN, verdictConfidence } from "./confidence";
+import { RULE_CHECK } from "./labels";
+import type { Deduction, Verdict, VerifierInput } from "./verdict";
 
 // The offline verifier used when no model is configured (the embedded setup). It is
 // deterministic and says exactly what it checked; it cannot judge free-text criteria
@@ -10,10 +17,12 @@ import type { Verdict, VerifierInput } from "./verdict";
 //   requirements  6000 × share of required hashtags/mentions/links present (all if none)
 //   post URL      500 http(s) + 1000 on the deal's platform (or a known one) + 500 has a path
 //   caption       1000 non-empty + 1000 at least CAPTION_MIN_CHARS characters
-// Approved when nothing is missing and the score is at least APPROVE_AT_BPS.
+// Approved when nothing is missing and the score is at least APPROVE_AT_BPS. Each share lost
+// is a deduction with its reason, so the card can say why a post scored 90 %.
 
 export const RUBRIC_MODEL_ID = "rubric-v2";
 const APPROVE_AT_BPS = 7000;
+const REQUIREMENTS_BPS = 6000;
 const CAPTION_MIN_CHARS = 40;
 
 const PLATFORM_HOSTS: Record<string, string[]> = {
@@ -42,26 +51,37 @@ const OTHER_HOSTS = [
 const onHost = (hostname: string, hosts: string[]) =>
   hosts.some((h) => hostname === h || hostname.endsWith(`.${h}`));
 
-type UrlCheck = { bps: number; notes: string[] };
+type UrlCheck = { bps: number; notes: string[]; deductions: Deduction[] };
 
 function checkUrl(raw: string, platform: string | undefined, source: string): UrlCheck {
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    return { bps: 0, notes: ["the post URL is not a valid URL"] };
+    return {
+      bps: 0,
+      notes: ["the post URL is not a valid URL"],
+      deductions: [{ bps: 2000, reason: "the post URL is not a valid URL" }],
+    };
   }
   if (url.protocol !== "https:" && url.protocol !== "http:")
-    return { bps: 0, notes: ["the post URL is not an http(s) link"] };
+    return {
+      bps: 0,
+      notes: ["the post URL is not an http(s) link"],
+      deductions: [{ bps: 2000, reason: "the post URL is not an http(s) link" }],
+    };
   const notes = [`the post URL is an ${url.protocol.slice(0, -1)} link`];
+  const deductions: Deduction[] = [];
   let bps = 500;
   const host = url.hostname.toLowerCase();
   const platformHosts = platform ? PLATFORM_HOSTS[platform] : undefined;
+  const dealPlatform = platform ? platformName(platform) : "";
   if (source === "sandbox") {
     // The embedded setup's stand-in: a real post, but not on the deal's own platform.
-    if (platformHosts)
+    if (platformHosts) {
       notes.push(`on the sandbox platform, not on the deal's platform (${platform})`);
-    else {
+      deductions.push({ bps: 1000, reason: `posted on the sandbox, not on ${dealPlatform}` });
+    } else {
       bps += 1000;
       notes.push("on the sandbox platform");
     }
@@ -69,16 +89,28 @@ function checkUrl(raw: string, platform: string | undefined, source: string): Ur
     if (onHost(host, platformHosts)) {
       bps += 1000;
       notes.push(`on ${host}, which matches the deal's platform (${platform})`);
-    } else notes.push(`on ${host}, not on the deal's platform (${platform})`);
+    } else {
+      notes.push(`on ${host}, not on the deal's platform (${platform})`);
+      deductions.push({ bps: 1000, reason: `posted on ${host}, not on ${dealPlatform}` });
+    }
   } else if (onHost(host, [...Object.values(PLATFORM_HOSTS).flat(), ...OTHER_HOSTS])) {
     bps += 1000;
     notes.push(`on ${host}, a known social platform`);
-  } else notes.push(`on ${host}, not a known social platform`);
+  } else {
+    notes.push(`on ${host}, not a known social platform`);
+    deductions.push({
+      bps: 1000,
+      reason: `posted on ${host}, which is not a known social platform`,
+    });
+  }
   if (url.pathname.replace(/\/+$/, "") !== "") {
     bps += 500;
     notes.push("pointing to a specific page rather than a home page");
-  } else notes.push("pointing to a home page, not a specific post");
-  return { bps, notes };
+  } else {
+    notes.push("pointing to a home page, not a specific post");
+    deductions.push({ bps: 500, reason: "the link points to a home page, not a specific post" });
+  }
+  return { bps, notes, deductions };
 }
 
 function summarize(results: RequirementResult[], kind: RequirementKind, label: string): string {
@@ -86,18 +118,40 @@ function summarize(results: RequirementResult[], kind: RequirementKind, label: s
   return `${ofKind.filter((r) => r.found).length}/${ofKind.length} ${label}`;
 }
 
-const fmt = (bps: number) => (bps / 10_000).toFixed(2);
+const fmt = (bps: number) =>
+  `${(bps / 100).toLocaleString("en-US", { maximumFractionDigits: 2 })} %`;
+
+/**
+ * The share each missing required item takes off the requirements' 60 %: equal parts, the
+ * rounding spread so that they add up to exactly what the score lost.
+ */
+function requirementDeductions(results: RequirementResult[]): Deduction[] {
+  const n = results.length;
+  const out: Deduction[] = [];
+  let before = 0;
+  results.forEach((r, i) => {
+    const upTo = Math.round((REQUIREMENTS_BPS * (i + 1)) / n);
+    const share = upTo - before;
+    before = upTo;
+    if (!r.found)
+      out.push({ bps: share, reason: `${r.kind} ${r.value} is not in the post's caption` });
+  });
+  return out;
+}
 
 /** The rubric's verdict on one deliverable revision; same input, same output. */
 export function rubricVerdict(input: VerifierInput): Verdict {
   const { results, missing, evidence: evidenceMissing } = deterministicCheck(input);
   const post = input.evidence.status === "ok" ? input.evidence.record : null;
   const found = results.filter((r) => r.found).length;
-  const requirementsBps = results.length === 0 ? 6000 : Math.round((6000 * found) / results.length);
+  const requirementsBps =
+    results.length === 0
+      ? REQUIREMENTS_BPS
+      : Math.round((REQUIREMENTS_BPS * found) / results.length);
 
   const url = post
     ? checkUrl(post.canonicalUrl, input.platform, post.platform)
-    : { bps: 0, notes: ["the post could not be read"] };
+    : { bps: 0, notes: ["the post could not be read"], deductions: [] };
 
   const caption = (post?.caption ?? "").trim();
   const captionBps = (caption ? 1000 : 0) + (caption.length >= CAPTION_MIN_CHARS ? 1000 : 0);
@@ -108,10 +162,21 @@ export function rubricVerdict(input: VerifierInput): Verdict {
   // Without evidence there is nothing to score.
   const scoreBps = post ? requirementsBps + url.bps + captionBps : 0;
   const approved = missing.length === 0 && scoreBps >= APPROVE_AT_BPS;
+  const deductions: Deduction[] = post
+    ? [
+        ...requirementDeductions(results),
+        ...url.deductions,
+        ...(caption
+          ? caption.length < CAPTION_MIN_CHARS
+            ? [{ bps: 1000, reason: `the caption is under ${CAPTION_MIN_CHARS} characters` }]
+            : []
+          : [{ bps: 2000, reason: "the caption is empty" }]),
+      ]
+    : [{ bps: 10_000, reason: "the post could not be read, so nothing in it could be checked" }];
 
   const criteria = input.requirements.criteria.length;
   const lines = [
-    `Offline rubric verifier (${RUBRIC_MODEL_ID}): no AI model is configured, so this verdict comes from deterministic checks only.`,
+    `${RULE_CHECK} (${RUBRIC_MODEL_ID}): no AI model is configured, so this verdict comes from deterministic checks only.`,
     `Required items present: ${summarize(results, "hashtag", "hashtags")}, ${summarize(results, "mention", "mentions")}, ${summarize(results, "link", "links")}${missing.length > evidenceMissing.length ? ` (missing: ${missing.slice(evidenceMissing.length).join(", ")})` : ""}.`,
     `Post: ${url.notes.join(", ")}; ${captionNote}.`,
     post
@@ -119,9 +184,9 @@ export function rubricVerdict(input: VerifierInput): Verdict {
       : "The post could not be read, so nothing in it could be checked.",
     ...evidenceMissing.map((m) => `Evidence: ${m}.`),
     criteria
-      ? `Not assessed: ${criteria} ${criteria === 1 ? "criterion needs" : "criteria need"} judgement that this rubric cannot make; configure an AI model to have them judged.`
+      ? `Not assessed: ${criteria} ${criteria === 1 ? "criterion needs" : "criteria need"} judgement that this rule check cannot make, so the brand decides on ${criteria === 1 ? "it" : "them"} (or configure an AI model to judge them).`
       : "There are no free-text criteria to judge.",
-    `Score ${fmt(scoreBps)} = required items ${fmt(requirementsBps)}/0.60 + post URL ${fmt(url.bps)}/0.20 + caption ${fmt(captionBps)}/0.20.`,
+    `Score ${fmt(scoreBps)} = required items ${fmt(requirementsBps)} of 60 % + post URL ${fmt(url.bps)} of 20 % + caption ${fmt(captionBps)} of 20 %.`,
     approved
       ? `Approved: every required item is present and the score is at least ${fmt(APPROVE_AT_BPS)}.`
       : evidenceMissing.length
@@ -130,5 +195,13 @@ export function rubricVerdict(input: VerifierInput): Verdict {
           ? "Not approved: required items are missing."
           : `Not approved: the score is below ${fmt(APPROVE_AT_BPS)}.`,
   ];
-  return { approved, score: scoreBps / 10_000, reasoning: lines.join(" "), missing };
+  return {
+    approved,
+    score: scoreBps / 10_000,
+    reasoning: lines.join(" "),
+    missing,
+    deductions,
+    // Rules decide everything here but the free-text criteria, which nobody has judged.
+    confidence: verdictConfidence(input, missing, criteria > 0 ? UNCERTAIN : CERTAIN),
+  };
 }

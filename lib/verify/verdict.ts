@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Requirements } from "@/db/schema";
+import type { Requirements, VerdictDeduction } from "@/db/schema";
 import type { Evidence } from "./evidence/types";
 
 // The verdict the model must answer with. Kept plain for providers' structured-output
@@ -28,12 +28,22 @@ export const verdictSchema = z.object({
 /** What the model said: untrusted until it has been through `guardVerdict`. */
 export type ModelVerdict = z.infer<typeof verdictSchema>;
 
+/** One share taken off the score (basis points of 10000) and why, in one line. */
+export type Deduction = VerdictDeduction;
+
 /** A verdict after the guards: score in [0,1] with 4 decimals, approved only if nothing is missing. */
 export type Verdict = {
   approved: boolean;
   score: number;
   reasoning: string;
   missing: string[];
+  /** What took the score below 100 %, each with its share: from the verifier's own output. */
+  deductions: Deduction[];
+  /**
+   * How sure the verifier is of this verdict, in [0,1] (lib/verify/confidence.ts): 1 for
+   * what rules decide, less for judgement. Below the auto-settle threshold a person decides.
+   */
+  confidence: number;
 };
 
 /** The deliverable as submitted: the creator's claim about their post, never evidence. */

@@ -10,11 +10,13 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { deterministicCheck } from "./checks";
-import { guardVerdict } from "./guards";
+import { CERTAIN, UNCERTAIN, verdictConfidence } from "./confidence";
+import { clampScore, guardVerdict, modelDeductions } from "./guards";
+import { panelModelId } from "./labels";
 import { buildPrompt, PROMPT_VERSION } from "./prompt";
 import { verifierModel } from "./providers";
 import { RUBRIC_MODEL_ID, rubricVerdict } from "./rubric";
-import { type Verdict, type VerifierInput, verdictSchema } from "./verdict";
+import { type ModelVerdict, type Verdict, type VerifierInput, verdictSchema } from "./verdict";
 
 // Runs one verification: the configured model (or the offline rubric), then the guards.
 // Retries are ours, not the SDK's, so they stay bounded and only cover failures that
@@ -32,7 +34,11 @@ export type VerifierOptions = {
   maxRetries?: number;
   /** First backoff delay, doubled on each retry (default 250 ms). */
   retryDelayMs?: number;
+  /** Several models instead of one: the majority decides, their agreement is the confidence. */
+  panel?: PanelMember[];
 };
+
+export type PanelMember = { model: LanguageModel; id: string };
 
 export type VerifierResult = {
   verdict: Verdict;
@@ -117,6 +123,7 @@ export async function runVerifier(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const { missing } = deterministicCheck(input);
+  const bare = { promptVersion: null, inputTokens: null, outputTokens: null };
   if (input.evidence.status !== "ok") {
     const verdict = guardVerdict(
       {
@@ -127,36 +134,125 @@ export async function runVerifier(
         missing: [],
       },
       missing,
+      {
+        deductions: [
+          { bps: 10_000, reason: `the post could not be read (${input.evidence.status})` },
+        ],
+        // Nothing was judged: neither a payment nor a rejection rests on anything.
+        confidence: verdictConfidence(input, missing, 0),
+      },
     );
-    return {
-      verdict,
-      model: NO_EVIDENCE_MODEL_ID,
-      promptVersion: null,
-      latencyMs: elapsed(),
-      inputTokens: null,
-      outputTokens: null,
-    };
+    return { ...bare, verdict, model: NO_EVIDENCE_MODEL_ID, latencyMs: elapsed() };
   }
 
+  if (opts.panel && opts.panel.length > 0) return runPanel(input, opts.panel, opts, started);
   const configured = opts.model === undefined ? verifierModel() : null;
   const model = opts.model === undefined ? configured?.model : opts.model;
   if (!model) {
-    const verdict = guardVerdict(rubricVerdict(input), missing);
-    return {
-      verdict,
-      model: RUBRIC_MODEL_ID,
-      promptVersion: null,
-      latencyMs: elapsed(),
-      inputTokens: null,
-      outputTokens: null,
-    };
+    const rubric = rubricVerdict(input);
+    const verdict = guardVerdict(rubric, missing, rubric);
+    return { ...bare, verdict, model: RUBRIC_MODEL_ID, latencyMs: elapsed() };
   }
   const modelId = opts.modelId ?? configured?.id ?? modelLabel(model);
+  const tokens: Tokens = { input: null, output: null };
+  const answer = await askModel(input, model, modelId, opts, tokens, elapsed);
+  const verdict = guardVerdict(answer, missing, {
+    deductions: modelDeductions(clampScore(answer.score), mergedMissing(answer, missing)),
+    // One model, nothing to calibrate it with: sure only where it agrees with the rules and
+    // has nothing else to judge.
+    confidence: verdictConfidence(
+      input,
+      missing,
+      answer.approved === true && input.requirements.criteria.length === 0 ? CERTAIN : UNCERTAIN,
+    ),
+  });
+  return {
+    verdict,
+    model: modelId,
+    promptVersion: PROMPT_VERSION,
+    latencyMs: elapsed(),
+    inputTokens: tokens.input,
+    outputTokens: tokens.output,
+  };
+}
+
+const mergedMissing = (answer: ModelVerdict, missing: string[]) =>
+  guardVerdict(answer, missing).missing;
+
+/**
+ * Several models judge the same post; the majority's answer is the verdict (a tie does not
+ * approve), and the share of models agreeing with it is its confidence. A member that fails
+ * abstains; when all fail, the panel fails.
+ */
+async function runPanel(
+  input: VerifierInput,
+  panel: PanelMember[],
+  opts: VerifierOptions,
+  started: number,
+): Promise<VerifierResult> {
+  const elapsed = () => Math.round(performance.now() - started);
+  const { missing } = deterministicCheck(input);
+  const tokens: Tokens = { input: null, output: null };
+  const answers = await Promise.all(
+    panel.map((m) =>
+      askModel(input, m.model, m.id, opts, tokens, elapsed).then(
+        (answer) => ({ id: m.id, verdict: guardVerdict(answer, missing) }),
+        (err: unknown) => {
+          log.warn("panel member failed; it abstains", { err, model: m.id });
+          return null;
+        },
+      ),
+    ),
+  );
+  const voted = answers.filter((a) => a !== null);
+  if (voted.length === 0)
+    throw new AppError(
+      "verifier_unavailable",
+      "The verifier could not produce a verdict right now. Nothing was recorded; please try again.",
+    );
+  const yes = voted.filter((a) => a.verdict.approved);
+  const approved = yes.length * 2 > voted.length;
+  const side = approved ? yes : voted.filter((a) => !a.verdict.approved);
+  const scores = side.map((a) => a.verdict.score).sort((a, b) => a - b);
+  const score = scores[Math.floor((scores.length - 1) / 2)] ?? 0;
+  const sideMissing = side.flatMap((a) => a.verdict.missing);
+  const verdict = guardVerdict(
+    {
+      approved,
+      score,
+      reasoning: voted.map((a) => `${a.id}: ${a.verdict.reasoning}`).join(" "),
+      missing: approved ? [] : sideMissing,
+    },
+    missing,
+    {
+      deductions: modelDeductions(score, [...new Set([...missing, ...sideMissing])]),
+      // Absent members count against the agreement: they did not vouch for the verdict.
+      confidence: verdictConfidence(input, missing, side.length / panel.length),
+    },
+  );
+  return {
+    verdict,
+    model: panelModelId(panel.map((m) => m.id)),
+    promptVersion: PROMPT_VERSION,
+    latencyMs: elapsed(),
+    inputTokens: tokens.input,
+    outputTokens: tokens.output,
+  };
+}
+
+/** One model's raw answer (unguarded), with bounded retries; 502 verifier_unavailable at the end. */
+async function askModel(
+  input: VerifierInput,
+  model: LanguageModel,
+  modelId: string,
+  opts: VerifierOptions,
+  tokens: Tokens,
+  elapsed: () => number,
+): Promise<ModelVerdict> {
   const timeoutMs = opts.timeoutMs ?? env().AI_TIMEOUT_MS;
   const maxRetries = Math.max(0, opts.maxRetries ?? DEFAULT_MAX_RETRIES);
   const retryDelayMs = opts.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
   const { system, prompt } = buildPrompt(input);
-  const tokens: Tokens = { input: null, output: null };
 
   let retries = 0;
   let schemaRetries = 0;
@@ -175,14 +271,7 @@ export async function runVerifier(
         abortion(signal),
       ]);
       addUsage(tokens, result.usage);
-      return {
-        verdict: guardVerdict(result.output, missing),
-        model: modelId,
-        promptVersion: PROMPT_VERSION,
-        latencyMs: elapsed(),
-        inputTokens: tokens.input,
-        outputTokens: tokens.output,
-      };
+      return result.output;
     } catch (err) {
       const kind = classifyFailure(err);
       if (NoObjectGeneratedError.isInstance(err)) addUsage(tokens, err.usage);

@@ -21,6 +21,7 @@ import { scoreToBps } from "@/lib/money";
 import { type Evidence, type EvidenceOptions, fetchEvidence } from "./evidence";
 import { EVIDENCE_TIMEOUT_MS } from "./evidence/fetch";
 import { evidenceOfRow, evidenceRow } from "./evidence/store";
+import { verifierLabel } from "./labels";
 import { type EvidenceRef, hashVerdictRecord, verdictRecordOf } from "./record";
 import { RUBRIC_MODEL_ID } from "./rubric";
 import {
@@ -197,6 +198,10 @@ async function runAndStore(
     opts,
   );
   const verifiedAt = new Date();
+  const source =
+    result.model === RUBRIC_MODEL_ID || result.model === NO_EVIDENCE_MODEL_ID
+      ? ("rubric" as const)
+      : ("model" as const);
   const fields = {
     milestoneId: milestone.id,
     revision: deliverable.revision,
@@ -205,10 +210,10 @@ async function runAndStore(
     reasoning: result.verdict.reasoning,
     missing: result.verdict.missing,
     model: result.model,
-    source:
-      result.model === RUBRIC_MODEL_ID || result.model === NO_EVIDENCE_MODEL_ID
-        ? ("rubric" as const)
-        : ("model" as const),
+    source,
+    verifier: verifierLabel(result.model, source),
+    deductions: result.verdict.deductions,
+    confidenceBps: scoreToBps(result.verdict.confidence),
   };
   const { record, hash } = hashVerdictRecord(
     verdictRecordOf(

@@ -135,7 +135,16 @@ describe("guards", () => {
 
   it("keeps an approval when nothing is missing", () => {
     const v = guardVerdict({ approved: true, score: 0.9, reasoning: "Fine.", missing: [] }, []);
-    expect(v).toEqual({ approved: true, score: 0.9, reasoning: "Fine.", missing: [] });
+    expect(v).toEqual({
+      approved: true,
+      score: 0.9,
+      reasoning: "Fine.",
+      missing: [],
+      deductions: [
+        { bps: 1000, reason: "the model judged the post short of fully meeting the brief" },
+      ],
+      confidence: 0.5,
+    });
   });
 });
 

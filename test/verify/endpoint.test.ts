@@ -54,6 +54,12 @@ describe("POST /api/verify", () => {
       reasoning: "Looks great.",
       missing: [],
       model: "test/judge-1",
+      verifier: "AI review (test/judge-1)",
+      deductions: [
+        { points: 0.08, reason: "the model judged the post short of fully meeting the brief" },
+      ],
+      // One model judging a criterion, with nothing to calibrate it: the brand decides.
+      confidence: 0.5,
       revision: 1,
       verifiedAt: expect.any(String),
     });
@@ -147,7 +153,11 @@ describe("POST /api/verify", () => {
     expect(res.status).toBe(200);
     expect(res.body.model).toBe(RUBRIC_MODEL_ID);
     expect(res.body.approved).toBe(true);
-    expect(res.body.reasoning).toMatch(/offline rubric/i);
+    expect(res.body.reasoning).toMatch(/^Rule check/);
+    expect(res.body.verifier).toBe("Rule check");
+    expect(res.body.deductions).toEqual([
+      { points: 0.1, reason: "posted on the sandbox, not on Instagram" },
+    ]);
   });
 
   it("stores a guarded verdict: missing hashtags are never approved", async () => {

@@ -26,7 +26,7 @@ describe("offline rubric verifier", () => {
     expect(v.approved).toBe(true);
     expect(v.score).toBeGreaterThanOrEqual(0.8);
     expect(v.missing).toEqual([]);
-    expect(v.reasoning).toMatch(/offline rubric/i);
+    expect(v.reasoning).toMatch(/^Rule check/);
     expect(v.reasoning).toContain("2/2 hashtags");
     expect(v.reasoning).toContain("1/1 mentions");
     expect(v.reasoning).toContain("1/1 links");
@@ -34,6 +34,11 @@ describe("offline rubric verifier", () => {
       "on the sandbox platform, not on the deal's platform (instagram)",
     );
     expect(v.score).toBe(0.9);
+    // The 10 % it lost, said in one line; the criterion nobody judged leaves it uncertain.
+    expect(v.deductions).toEqual([
+      { bps: 1000, reason: "posted on the sandbox, not on Instagram" },
+    ]);
+    expect(v.confidence).toBe(0.5);
     expect(v.reasoning).toContain("post by @creator");
     expect(v.reasoning).toMatch(/Not assessed: 1 criterion/);
   });

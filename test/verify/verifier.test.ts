@@ -2,12 +2,14 @@ import { APICallError } from "ai";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { AppError } from "@/lib/errors";
+import { verifierLabel } from "@/lib/verify/labels";
 import { classifyFailure, runVerifier } from "@/lib/verify/verifier";
 import { verifyMilestone } from "@/lib/verify/verify-milestone";
 import { makeUser, type TestUser } from "../helpers/users";
 import {
   answering,
   approve,
+  goodDeliverable,
   inputFor,
   promptText,
   storedVerifications,
@@ -47,6 +49,10 @@ describe("runVerifier with a model", () => {
       score: 0.92,
       reasoning: "Looks great.",
       missing: [],
+      deductions: [
+        { bps: 800, reason: "the model judged the post short of fully meeting the brief" },
+      ],
+      confidence: 0.5,
     });
     expect(res.model).toBe("test/judge-1");
     expect(res.inputTokens).toBe(120);
@@ -85,6 +91,49 @@ describe("runVerifier with a model", () => {
     });
     await expectUnavailable(runVerifier(input, { ...fast, model }));
     expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
+  it("a panel: the majority decides, and its agreement is the confidence", async () => {
+    const reject = { ...approve, approved: false, score: 0.3, missing: ["shows the app"] };
+    const split = await runVerifier(input, {
+      ...fast,
+      panel: [
+        { model: answering(approve), id: "a" },
+        { model: answering({ ...approve, score: 0.8 }), id: "b" },
+        { model: answering(reject), id: "c" },
+      ],
+    });
+    expect(split.model).toBe("panel:a,b,c");
+    expect(verifierLabel(split.model, "model")).toBe("Panel of 3 models");
+    expect(split.verdict.approved).toBe(true);
+    expect(split.verdict.score).toBe(0.8);
+    expect(split.verdict.confidence).toBeCloseTo(2 / 3, 4);
+    const unanimous = await runVerifier(input, {
+      ...fast,
+      panel: ["a", "b"].map((id) => ({ model: answering(approve), id })),
+    });
+    expect(unanimous.verdict.confidence).toBe(1);
+    // A tie does not approve; a failed member abstains and does not vouch.
+    const tie = await runVerifier(input, {
+      ...fast,
+      maxRetries: 0,
+      panel: [
+        { model: answering(approve), id: "a" },
+        { model: answering(reject), id: "b" },
+        { model: answering("not json"), id: "c" },
+      ],
+    });
+    expect(tie.verdict.approved).toBe(false);
+    expect(tie.verdict.confidence).toBeCloseTo(1 / 3, 4);
+    expect(tie.verdict.missing).toEqual(["shows the app"]);
+  });
+
+  it("a rule-based rejection is certain whatever the model says", async () => {
+    const noTag = inputFor({ ...goodDeliverable, text: "Launch day! @milestone.app" });
+    const res = await runVerifier(noTag, { ...fast, model: answering(approve) });
+    expect(res.verdict.approved).toBe(false);
+    expect(res.verdict.confidence).toBe(1);
+    expect(verifierLabel(res.model, "model")).toBe("AI review (mock-provider:mock-model-id)");
   });
 
   it("classifies failures", () => {
