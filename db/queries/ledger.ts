@@ -7,12 +7,15 @@ import type { DbOrTx } from "@/db/client";
 //   release   a confirmed settlement paying the creator (brand's and creator's view)
 //   refund    remainder: the rest of a released milestone, back to the brand (same transaction)
 //             cancel | expired: a milestone the escrow refunded (milestones.refund_tx_hash)
+//             returned: what a deal's deposit address sent back to its refund address (a
+//             deposit to a cancelled or expired deal, an over-payment, a late top-up): the
+//             funding.returned events, one per return
 //   withdrawal money the user sent out of their embedded wallet (withdrawals), once confirmed
 // Every branch filters by the caller: brand_id, or creator_id for what the creator received.
 
 export const ledgerKinds = ["funding", "release", "refund", "withdrawal"] as const;
 export type LedgerKind = (typeof ledgerKinds)[number];
-export type RefundReason = "remainder" | "cancel" | "expired";
+export type RefundReason = "remainder" | "cancel" | "expired" | "returned";
 
 export type LedgerRow = {
   id: string;
@@ -133,6 +136,20 @@ function entries(userId: string): SQL {
       where d.brand_id = ${userId} and d.funded_at is not null and m.status = 'refunded'
         and not exists (select 1 from settlements s
                         where s.milestone_id = m.id and s.status = 'confirmed')`,
+    // refund (returned): a deposit address gave back what it held (funding.returned; the
+    // event's amount is a 6-decimal USDC string)
+    sql`select 'returned-' || e.id, 'refund', 'returned', 'brand', e.created_at,
+        d.id, d.title, null::uuid, null::int, null,
+        round((e.data->>'amount')::numeric * 1000000)::bigint,
+        e.data->>'depositAddress', e.data->>'to', e.data->>'depositAddress',
+        'Deposit address'::text,
+        (select dd.chain_id from deal_deposits dd
+          where dd.deal_id = d.id and lower(dd.address) = lower(e.data->>'depositAddress')
+          limit 1),
+        e.data->>'txHash', null
+      from deal_events e
+      join deals d on d.id = e.deal_id
+      where d.brand_id = ${userId} and e.type = 'funding.returned'`,
   ];
   branches.push(withdrawals(userId));
   return sql.join(branches, sql` union all `);

@@ -61,6 +61,23 @@ export type PipelinedLink = {
   beside: (tx: Tx, row: Pick<ChainTransaction, "id" | "hash">) => Promise<boolean>;
 };
 
+/**
+ * The node answered that the call would revert (its gas estimate failed): nothing was recorded
+ * or sent. A 502 chain_unavailable to a caller who gets it as is; callers that race the chain
+ * (another send may have done the work meanwhile) catch it and read the chain again.
+ */
+export class WouldRevert extends AppError {
+  constructor(reason: string, cause: unknown) {
+    super(
+      "chain_unavailable",
+      `The transaction would fail on-chain (${reason}). Nothing was sent.`,
+      {
+        cause,
+      },
+    );
+  }
+}
+
 export function chainUnavailable(cause: unknown): AppError {
   return new AppError(
     "chain_unavailable",
@@ -301,11 +318,7 @@ export async function recordTransaction(
       // The node answered but the call would fail (e.g. the treasury lacks USDC): nothing
       // was recorded or sent; the operator needs the reason, the caller a clear message.
       log.error("transaction would fail; not sent", { purpose: req.purpose, err });
-      throw new AppError(
-        "chain_unavailable",
-        `The transaction would fail on-chain (${err.shortMessage}). Nothing was sent.`,
-        { cause: err },
-      );
+      throw new WouldRevert(err.shortMessage, err);
     }
     throw err;
   }

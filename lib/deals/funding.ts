@@ -15,7 +15,7 @@ import type { Deal } from "@/db/schema";
 import { chainConfig, requireEscrow } from "@/lib/chain/config";
 import { relayProvider } from "@/lib/chain/relay";
 import { gelatoRelayer } from "@/lib/chain/relayer";
-import { recordTransaction, resumeTransaction } from "@/lib/chain/sender";
+import { recordTransaction, resumeTransaction, WouldRevert } from "@/lib/chain/sender";
 import { type Caller, renderDeal } from "@/lib/deals/deals";
 import type { FundingAuthorizationInput } from "@/lib/deals/schemas";
 import type { DealJson } from "@/lib/deals/serialize";
@@ -295,9 +295,7 @@ export async function fundWithAuthorization(
       outcome = "unconfirmed";
     }
   } catch (err) {
-    const wouldFail =
-      err instanceof AppError && err.code === "chain_unavailable" && /would fail/.test(err.message);
-    outcome = wouldFail ? "refused" : "unconfirmed";
+    outcome = err instanceof WouldRevert ? "refused" : "unconfirmed";
     failure = err;
   }
 

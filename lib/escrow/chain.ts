@@ -53,8 +53,19 @@ async function read<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The escrow's deal under `key` (all zero, `exists: false`, when there is none). */
-export async function readEscrowDeal(key: Hex): Promise<EscrowDeal> {
+/**
+ * The chain's latest block number, never a cached one: several reads pinned to it (`at`) see
+ * one state of the escrow, not a cancel that landed between them.
+ */
+export async function latestBlock(): Promise<bigint> {
+  return read(() => publicClient().getBlockNumber({ cacheTime: 0 }));
+}
+
+/**
+ * The escrow's deal under `key` (all zero, `exists: false`, when there is none), as of block
+ * `at` (default: the latest).
+ */
+export async function readEscrowDeal(key: Hex, at?: bigint): Promise<EscrowDeal> {
   const escrow = requireEscrow();
   const r = await read(() =>
     publicClient().readContract({
@@ -62,6 +73,7 @@ export async function readEscrowDeal(key: Hex): Promise<EscrowDeal> {
       abi: milestoneEscrowAbi,
       functionName: "getDeal",
       args: [key],
+      blockNumber: at,
     }),
   );
   const [brand, evaluator, creator, deadline, cancelled, funded, released, refunded, locked, n] = r;
@@ -81,32 +93,42 @@ export async function readEscrowDeal(key: Hex): Promise<EscrowDeal> {
 }
 
 /** Where the deal under `key` sends unreleased money (null for an unknown deal). */
-export async function readRefundRecipient(key: Hex): Promise<Address | null> {
+export async function readRefundRecipient(key: Hex, at?: bigint): Promise<Address | null> {
   const to = await read(() =>
     publicClient().readContract({
       address: requireEscrow(),
       abi: milestoneEscrowAbi,
       functionName: "refundRecipient",
       args: [key],
+      blockNumber: at,
     }),
   );
   return isAddressEqual(to, zeroAddress) ? null : getAddress(to);
 }
 
-export async function readEscrowMilestone(key: Hex, index: number): Promise<EscrowMilestone> {
+export async function readEscrowMilestone(
+  key: Hex,
+  index: number,
+  at?: bigint,
+): Promise<EscrowMilestone> {
   const [amount, state] = await read(() =>
     publicClient().readContract({
       address: requireEscrow(),
       abi: milestoneEscrowAbi,
       functionName: "getMilestone",
       args: [key, BigInt(index)],
+      blockNumber: at,
     }),
   );
   return { amount, state: Number(state) as MilestoneState };
 }
 
-export async function readEscrowMilestones(key: Hex, count: number): Promise<EscrowMilestone[]> {
-  return Promise.all(Array.from({ length: count }, (_, i) => readEscrowMilestone(key, i)));
+export async function readEscrowMilestones(
+  key: Hex,
+  count: number,
+  at?: bigint,
+): Promise<EscrowMilestone[]> {
+  return Promise.all(Array.from({ length: count }, (_, i) => readEscrowMilestone(key, i, at)));
 }
 
 /** The escrow's events about the deal under `key` (from `fromBlock`), decoded. */

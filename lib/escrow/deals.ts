@@ -23,6 +23,7 @@ import {
   isTransportError,
   recordTransaction,
   resumeTransaction,
+  WouldRevert,
 } from "@/lib/chain/sender";
 import { AppError } from "@/lib/errors";
 import {
@@ -30,7 +31,9 @@ import {
   escrowCall,
   escrowEvents,
   escrowKey,
+  latestBlock,
   readEscrowDeal,
+  readEscrowMilestone,
   readEscrowMilestones,
   readRefundRecipient,
 } from "@/lib/escrow/chain";
@@ -386,11 +389,17 @@ export async function syncRefunds(db: Db, deal: Deal): Promise<Deal> {
   if (!deal.brandWallet) return deal; // never funded: nothing in the escrow
   const key = escrowKey(deal);
   const ms = await listDealMilestones(db, deal.id);
-  const onChain = await readEscrowDeal(key);
+  // One block's state: read apart, a cancel landing between the deal and its milestones
+  // would show refunded milestones of a deal not cancelled (closed as `expired`).
+  const at = await latestBlock();
+  const onChain = await readEscrowDeal(key, at);
   if (!onChain.exists) return deal;
-  const states = await readEscrowMilestones(key, Math.min(onChain.milestoneCount, ms.length));
+  const [states, recipient] = await Promise.all([
+    readEscrowMilestones(key, Math.min(onChain.milestoneCount, ms.length), at),
+    readRefundRecipient(key, at),
+  ]);
   // Where the escrow sent them: the deal's refund recipient (a deposit's refund address).
-  const refundTo = (await readRefundRecipient(key)) ?? onChain.brand;
+  const refundTo = recipient ?? onChain.brand;
   const refundedIdx = states.flatMap((s, i) => (s.state === MilestoneState.Refunded ? [i] : []));
   if (refundedIdx.length) {
     const events = await escrowEvents(key, deal.fundedBlock);
@@ -460,7 +469,14 @@ export async function refundExpired(db: Db, deal: Deal): Promise<Deal> {
       to: chainConfig().escrow as Address,
       data: escrowCall.refundExpired(key, index),
       purpose: `refund:${deal.id}:${index}`,
+    }).catch(async (err: unknown) => {
+      // Refused: the milestone left `Locked` since it was read (the brand's own cancel, a
+      // release, another refund) — the escrow says what happened, syncRefunds mirrors it.
+      if (!(err instanceof WouldRevert)) throw err;
+      if ((await readEscrowMilestone(key, index)).state === MilestoneState.Locked) throw err;
+      return null;
     });
+    if (!row) continue;
     const done = await resumeTransaction(db, row);
     if (done.status !== "confirmed")
       log.warn("expired refund not confirmed yet", { dealId: deal.id, index, status: done.status });

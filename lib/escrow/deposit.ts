@@ -37,6 +37,7 @@ import {
   isTransportError,
   recordTransaction,
   resumeTransaction,
+  WouldRevert,
 } from "@/lib/chain/sender";
 import { AppError } from "@/lib/errors";
 import { readEscrowDeal } from "@/lib/escrow/chain";
@@ -346,6 +347,9 @@ async function balanceOf(address: Address): Promise<bigint> {
 
 class Claimed extends Error {}
 
+const isSameCall = (tx: ChainTransaction, to: Address, data: Hex) =>
+  isAddressEqual(getAddress(tx.toAddress), to) && tx.data.toLowerCase() === data.toLowerCase();
+
 /**
  * Sends the deal's sweep or refund exactly once: an earlier one still in flight is resumed;
  * a new one is recorded only by the watcher that claims it (compare-and-set on the previous
@@ -361,13 +365,20 @@ async function sendOnce(
   data: Hex,
   purpose = `deposit-${kind}:${deposit.dealId}`,
 ): Promise<ChainTransaction | null> {
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < 4; attempt++) {
     const row = await getDepositById(db, deposit.dealId, deposit.id);
     if (!row) return null;
     const prevId = kind === "sweep" ? row.sweepTxId : row.refundTxId;
     const prev = prevId ? await getChainTransaction(db, prevId) : null;
-    if (prev && (prev.status === "pending" || prev.status === "submitted"))
-      return resumeTransaction(db, prev);
+    if (prev && (prev.status === "pending" || prev.status === "submitted")) {
+      const done = await resumeTransaction(db, prev);
+      // The same call (another watcher's, or ours before a crash): that is this send.
+      if (isSameCall(prev, to, data) || done.status === "submitted") return done;
+      // Another call held the slot (the brand's cancel while the watcher returns a late
+      // top-up, or the other way round): it has ended, so claim the slot for this one. The
+      // estimate then says whether there is still anything to do.
+      continue;
+    }
     try {
       const recorded = await recordTransaction(
         db,
@@ -380,12 +391,7 @@ async function sendOnce(
       return resumeTransaction(db, recorded);
     } catch (err) {
       if (err instanceof Claimed) continue; // another watcher sent it: resume theirs
-      if (
-        err instanceof AppError &&
-        err.code === "chain_unavailable" &&
-        /would fail/.test(err.message)
-      )
-        return null;
+      if (err instanceof WouldRevert) return null;
       throw err;
     }
   }

@@ -11,11 +11,16 @@ export function entryLabel(e: Pick<LedgerEntryJson, "kind" | "reason" | "role">)
     case "release":
       return e.role === "creator" ? "Payout received" : "Payout to creator";
     case "refund":
-      return e.reason === "remainder"
-        ? "Refund (unearned part)"
-        : e.reason === "cancel"
-          ? "Refund (deal cancelled)"
-          : "Refund (deadline passed)";
+      switch (e.reason) {
+        case "remainder":
+          return "Refund (unearned part)";
+        case "cancel":
+          return "Refund (deal cancelled)";
+        case "returned":
+          return "Returned from deposit address";
+        default:
+          return "Refund (deadline passed)";
+      }
     case "withdrawal":
       return "Sent out";
   }

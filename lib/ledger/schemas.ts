@@ -13,9 +13,11 @@ const hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
 
 export const ledgerEntrySchema = z
   .object({
-    id: z.string().describe("Stable: funding-…, release-…, remainder-…, refund-…, withdrawal-…"),
+    id: z
+      .string()
+      .describe("Stable: funding-…, release-…, remainder-…, refund-…, returned-…, withdrawal-…"),
     kind: z.enum(ledgerKinds),
-    reason: z.enum(["remainder", "cancel", "expired"]).nullable(),
+    reason: z.enum(["remainder", "cancel", "expired", "returned"]).nullable(),
     role: z.enum(["brand", "creator", "account"]),
     date: z.iso.datetime(),
     deal: z.object({ id: z.uuid(), title: z.string() }).nullable(),

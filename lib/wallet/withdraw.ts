@@ -30,6 +30,7 @@ import {
   getChainTransaction,
   isTransportError,
   recordTransaction,
+  WouldRevert,
 } from "@/lib/chain/sender";
 import { AppError } from "@/lib/errors";
 import { receiveWithAuthorizationTypes } from "@/lib/escrow/onchain";
@@ -212,11 +213,7 @@ export async function withdraw(
   ).catch(async (err) => {
     // The node says the transfer would fail (gas estimate): another send was mined since the
     // balance was read. Short of money now is a 409, like the locked check's.
-    if (
-      err instanceof AppError &&
-      err.code === "chain_unavailable" &&
-      !isTransportError(err.cause)
-    ) {
+    if (err instanceof WouldRevert) {
       const now = await chainRead(() =>
         client.readContract({
           address: usdc,

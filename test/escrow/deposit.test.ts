@@ -6,6 +6,7 @@ import * as cancelRoute from "@/app/api/deals/[id]/cancel/route";
 import * as depositRoute from "@/app/api/deals/[id]/funding/deposit/route";
 import * as fundingRoute from "@/app/api/deals/[id]/funding/route";
 import * as dealRoute from "@/app/api/deals/[id]/route";
+import * as ledgerRoute from "@/app/api/ledger/route";
 import { depositForwarderFactoryAbi, mockUsdcAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
 import { getDeposit, listDealDeposits } from "@/db/queries/deposits";
@@ -289,6 +290,22 @@ describe("the watcher (reconcile)", () => {
     const returned = (await eventsOf(deal.id)).filter((e) => e.type === "funding.returned");
     expect(returned.map((e) => [e.data.amount, e.data.reason])).toEqual([
       ["8.000000", "deal_cancelled"],
+    ]);
+    // The brand's ledger shows the return (the deal was never funded: no funding entry).
+    const ledger = await call(ledgerRoute.GET, {
+      token: brand.token,
+      path: `/api/ledger?dealId=${deal.id}`,
+    });
+    expect(ledger.status, JSON.stringify(ledger.body)).toBe(200);
+    expect(ledger.body.entries).toEqual([
+      expect.objectContaining({
+        kind: "refund",
+        reason: "returned",
+        amount: "8.000000",
+        from: getAddress(d.address),
+        to: getAddress(refund),
+        txHash: returned[0]?.data.txHash,
+      }),
     ]);
     // Nothing more to return: another run sends nothing.
     await watch(deal.id);
