@@ -81,6 +81,7 @@ import { appealBody, decisionBody, settleBody } from "@/lib/settle/schemas";
 import { oembedQuery, publishBody } from "@/lib/social/posts";
 import { profilePatchBody } from "@/lib/users/profile";
 import { evidenceQuery } from "@/lib/verify/evidence/read";
+import { precheckBody, precheckResponse } from "@/lib/verify/precheck";
 import { walletOverviewResponse, withdrawalBody, withdrawalResponse } from "@/lib/wallet/schemas";
 import { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 
@@ -752,6 +753,25 @@ function evidenceEndpoints(): Endpoint[] {
       query: evidenceQuery,
       responseSchema: evidenceListResponse,
       errors: ["404 not_found (not a party)"],
+    },
+    {
+      method: "POST",
+      path: "/api/milestones/{id}/precheck",
+      tag: "Verification and settlement",
+      auth: true,
+      body: precheckBody,
+      summary:
+        "The deal's creator checks a post before submitting it: the post at `url` is read as the verifier reads it and put through the rule checks (required hashtags, mentions and links in its caption, its author, the rule score and its deductions). Nothing is stored and no money moves; the verdict that counts is the one on the submitted revision. Rate-limited: 10 a minute per creator.",
+      response:
+        "{ ready, missing, requirements: [{ kind, value, found }], score, deductions: [{ points, reason }], criteria, minScore, post: { status, platform, author, caption } }",
+      responseSchema: precheckResponse,
+      errors: [
+        "400 invalid_request",
+        "403 forbidden (not the creator)",
+        "404 not_found",
+        "409 invalid_state (the deal is not active)",
+        "429 rate_limited",
+      ],
     },
     {
       method: "GET",
