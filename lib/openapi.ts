@@ -54,7 +54,7 @@ import {
   apiKeyResponse,
   createApiKeyBody,
   createdApiKeyResponse,
-  renameApiKeyBody,
+  updateApiKeyBody,
 } from "@/lib/auth/api-keys";
 import { roleBody, sessionBody, walletLinkBody, walletNonceQuery } from "@/lib/auth/schemas";
 import { chainInfoResponse } from "@/lib/chain/integrator-info";
@@ -68,6 +68,7 @@ import {
   fundingAuthorizationBody,
   fundingReportBody,
   fundingTermsQuery,
+  milestonePatchBody,
   txHashBody,
 } from "@/lib/deals/schemas";
 import type { RouteAccess } from "@/lib/http";
@@ -451,6 +452,18 @@ export const endpoints: Endpoint[] = [
     response: "{ milestone }",
     responseSchema: milestoneDetailResponse,
     errors: ["404 not_found"],
+  },
+  {
+    method: "PATCH",
+    path: "/api/milestones/{id}",
+    tag: "Deals",
+    auth: true,
+    body: milestonePatchBody,
+    summary:
+      "The deal's brand changes the milestone's metadata (merged; a key sent with \"\" is removed), in any status.",
+    response: "{ milestone }",
+    responseSchema: milestoneDetailResponse,
+    errors: ["403 forbidden (the deal's creator)", "404 not_found"],
   },
   {
     method: "POST",
@@ -879,7 +892,8 @@ function evidenceEndpoints(): Endpoint[] {
 // API keys (lib/auth/api-keys.ts). Managed with a session only (sessionOnly: an API key or
 // a bare identity token gets 403 forbidden here).
 function apiKeyEndpoints(): Endpoint[] {
-  const key = "{ id, name, prefix, scopes, expiresAt, lastUsedAt, revokedAt, createdAt }";
+  const key =
+    "{ id, name, prefix, scopes, expiresAt, lastUsedAt, revokedAt, apiVersion, metadata, createdAt }";
   return [
     {
       method: "POST",
@@ -913,8 +927,9 @@ function apiKeyEndpoints(): Endpoint[] {
       sessionOnly: true,
       tag: "API keys",
       auth: true,
-      body: renameApiKeyBody,
-      summary: "Rename one of the caller's keys that is not revoked.",
+      body: updateApiKeyBody,
+      summary:
+        'Rename one of the caller\'s keys that is not revoked, re-pin its API version, or change its metadata (merged; a key sent with "" is removed).',
       response: `{ apiKey: ${key} }`,
       responseSchema: apiKeyResponse,
       errors: ["404 not_found"],

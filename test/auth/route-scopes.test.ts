@@ -86,6 +86,7 @@ const BODIES: Record<string, unknown> = {
     milestones: [{ title: "One post", amount: 1 }],
   },
   "PATCH /api/deals/{id}": { title: "Scope walk, edited" },
+  "PATCH /api/milestones/{id}": { metadata: { order: "1" } },
   "POST /api/deals/{id}/accept": {},
   "POST /api/deals/{id}/cancel": { txHash: hash },
   "POST /api/deals/{id}/funding": { txHash: hash },
