@@ -85,7 +85,6 @@ export type MilestoneJson = {
   settlement: SettlementJson | null;
   /** The escrow refund of this milestone (cancelled or expired deal). */
   refundTxHash: string | null;
-  metadata: Record<string, string>;
 };
 
 type Party = DealDetails["parties"][number];
@@ -112,7 +111,6 @@ export type DealJson = {
    */
   brand: { id: string; name: string; email: string } | null;
   creator: { id: string; name: string; email: string; walletAddress: string | null } | null;
-  metadata: Record<string, string>;
   createdAt: string;
   milestones: MilestoneJson[];
 };
@@ -255,7 +253,6 @@ export function milestoneJson(
     verdict: verdict ? verdictJson(verdict) : null,
     settlement: related.settlement ? settlementJson(related.settlement) : null,
     refundTxHash: m.refundTxHash,
-    metadata: m.metadata,
   };
 }
 
@@ -341,7 +338,6 @@ export function dealJson(deal: Deal, details: DealDetails): DealJson {
           walletAddress: creator.walletAddress ? getAddress(creator.walletAddress) : null,
         }
       : null,
-    metadata: deal.metadata,
     createdAt: deal.createdAt.toISOString(),
     milestones: milestonesOut,
   };
