@@ -18,6 +18,8 @@ import {
 // Scores are integer basis points (0..10000). The unique indexes below are what make
 // the contract's "exactly once" rules hold under concurrency.
 
+/** Up to 20 string pairs of the integrator's own (lib/metadata.ts). */
+const metadata = () => jsonb("metadata").$type<Record<string, string>>().notNull().default({});
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
 const units = (name: string) => bigint(name, { mode: "bigint" });
@@ -139,11 +141,14 @@ export const deals = pgTable(
     /** The evaluator's assignCreator transaction (see lib/escrow). */
     assignTxId: uuid("assign_tx_id").references(() => chainTransactions.id),
     assignedAt: timestamp("assigned_at", { withTimezone: true }),
+    /** The integrator's own key-value pairs (lib/metadata.ts); searchable on the deal list. */
+    metadata: metadata(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index("deals_brand_id_idx").on(t.brandId),
+    index("deals_metadata_idx").using("gin", sql`${t.metadata} jsonb_path_ops`),
     index("deals_creator_id_idx").on(t.creatorId),
     // Keyset pagination of the lists: newest first, id as the tie-breaker.
     index("deals_brand_created_idx").on(t.brandId, t.createdAt, t.id),
@@ -202,6 +207,7 @@ export const milestones = pgTable(
     verifyLeaseExpiresAt: timestamp("verify_lease_expires_at", { withTimezone: true }),
     /** Who holds the verifier lease: only that caller may release it. */
     verifyLeaseOwner: uuid("verify_lease_owner"),
+    metadata: metadata(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -672,6 +678,14 @@ export const dealEvents = pgTable(
     /** The user who caused it; null for the service itself (reconcile, the chain watcher). */
     actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    /**
+     * What the event is about and how it looked just after (lib/events/objects.ts), and for a
+     * change, the fields it changed with their values before. Written with the event, from the
+     * rows in the same statement; null on events from before they were recorded.
+     */
+    objectType: text("object_type").$type<EventObjectType>(),
+    object: jsonb("object").$type<Record<string, unknown>>(),
+    previousAttributes: jsonb("previous_attributes").$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -679,6 +693,10 @@ export const dealEvents = pgTable(
     index("deal_events_deal_seq_idx").on(t.dealId, t.seq),
   ],
 );
+
+/** What an event is about: its `data.object` (lib/events/objects.ts). */
+export const eventObjectTypes = ["deal", "milestone"] as const;
+export type EventObjectType = (typeof eventObjectTypes)[number];
 
 /**
  * The in-app inbox: one row per event for each party who did not cause it, written with the
@@ -756,6 +774,9 @@ export const apiKeys = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** The API version its requests are answered in, unless one sends Milestone-Version. */
+    apiVersion: text("api_version").notNull().default("2026-11-24"),
+    metadata: metadata(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -780,6 +801,7 @@ export const webhookEndpoints = pgTable(
     /** Why the service disabled it (persistent failure), shown as a notice. */
     disabledReason: text("disabled_reason"),
     disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    metadata: metadata(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -800,9 +822,14 @@ export const webhookDeliveries = pgTable(
     endpointId: uuid("endpoint_id")
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
-    eventId: uuid("event_id")
-      .notNull()
-      .references(() => dealEvents.id, { onDelete: "cascade" }),
+    /** The event delivered; null for a test event (`testEvent` holds it instead). */
+    eventId: uuid("event_id").references(() => dealEvents.id, { onDelete: "cascade" }),
+    /** A test event sent from the settings page (POST /api/webhooks/:id/test): the event itself. */
+    testEvent: jsonb("test_event").$type<Record<string, unknown>>(),
+    /** The body of the last attempt, and what the receiver answered (headers, capped body). */
+    requestBody: text("request_body"),
+    responseHeaders: jsonb("response_headers").$type<Record<string, string>>(),
+    responseBody: text("response_body"),
     status: text("status").$type<DeliveryStatus>().notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
@@ -817,6 +844,10 @@ export const webhookDeliveries = pgTable(
     uniqueIndex("webhook_deliveries_endpoint_event_key").on(t.endpointId, t.eventId),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt, t.id),
+    check(
+      "webhook_deliveries_event_check",
+      sql`(${t.eventId} is null) <> (${t.testEvent} is null)`,
+    ),
   ],
 );
 

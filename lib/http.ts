@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ApiKeyScope } from "@/db/schema";
+import { inRequestedVersion, requestedVersion } from "@/lib/api/versions";
 import { AppError, errorResponse, internalErrorBody } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { currentRequestId, REQUEST_ID_HEADER, requestIdOf, withRequestId } from "@/lib/request-id";
@@ -254,6 +255,7 @@ export function route<
   };
   const handle = async (req: Request, ctx?: NextRouteContext): Promise<Response> => {
     try {
+      requestedVersion(req); // an unknown Milestone-Version is refused before anything runs
       const rawParams = ctx?.params ? await ctx.params : {};
       assertNoNul(rawParams, "path");
       const params = opts.params ? validate(opts.params, rawParams, "path") : undefined;
@@ -270,7 +272,8 @@ export function route<
         query: query as Infer<Q>,
         params: params as Infer<P>,
       });
-      return withResponseHeaders(req, res);
+      // In the API version the caller asked for or its key is pinned to (lib/api/versions.ts).
+      return withResponseHeaders(req, await inRequestedVersion(req, res));
     } catch (err) {
       return withResponseHeaders(req, toErrorResponse(err, req));
     }

@@ -54,7 +54,7 @@ import {
   apiKeyResponse,
   createApiKeyBody,
   createdApiKeyResponse,
-  renameApiKeyBody,
+  updateApiKeyBody,
 } from "@/lib/auth/api-keys";
 import { roleBody, sessionBody, walletLinkBody, walletNonceQuery } from "@/lib/auth/schemas";
 import { chainInfoResponse } from "@/lib/chain/integrator-info";
@@ -68,6 +68,7 @@ import {
   fundingAuthorizationBody,
   fundingReportBody,
   fundingTermsQuery,
+  milestonePatchBody,
   txHashBody,
 } from "@/lib/deals/schemas";
 import type { RouteAccess } from "@/lib/http";
@@ -81,6 +82,7 @@ import { appealBody, decisionBody, settleBody } from "@/lib/settle/schemas";
 import { oembedQuery, publishBody } from "@/lib/social/posts";
 import { profilePatchBody } from "@/lib/users/profile";
 import { evidenceQuery } from "@/lib/verify/evidence/read";
+import { precheckBody, precheckResponse } from "@/lib/verify/precheck";
 import { walletOverviewResponse, withdrawalBody, withdrawalResponse } from "@/lib/wallet/schemas";
 import { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 
@@ -452,6 +454,18 @@ export const endpoints: Endpoint[] = [
     errors: ["404 not_found"],
   },
   {
+    method: "PATCH",
+    path: "/api/milestones/{id}",
+    tag: "Deals",
+    auth: true,
+    body: milestonePatchBody,
+    summary:
+      "The deal's brand changes the milestone's metadata (merged; a key sent with \"\" is removed), in any status.",
+    response: "{ milestone }",
+    responseSchema: milestoneDetailResponse,
+    errors: ["403 forbidden (the deal's creator)", "404 not_found"],
+  },
+  {
     method: "POST",
     path: "/api/milestones/{id}/deliverable",
     tag: "Deals",
@@ -754,6 +768,25 @@ function evidenceEndpoints(): Endpoint[] {
       errors: ["404 not_found (not a party)"],
     },
     {
+      method: "POST",
+      path: "/api/milestones/{id}/precheck",
+      tag: "Verification and settlement",
+      auth: true,
+      body: precheckBody,
+      summary:
+        "The deal's creator checks a post before submitting it: the post at `url` is read as the verifier reads it and put through the rule checks (required hashtags, mentions and links in its caption, its author, the rule score and its deductions). Nothing is stored and no money moves; the verdict that counts is the one on the submitted revision. Rate-limited: 10 a minute per creator.",
+      response:
+        "{ ready, missing, requirements: [{ kind, value, found }], score, deductions: [{ points, reason }], criteria, minScore, post: { status, platform, author, caption } }",
+      responseSchema: precheckResponse,
+      errors: [
+        "400 invalid_request",
+        "403 forbidden (not the creator)",
+        "404 not_found",
+        "409 invalid_state (the deal is not active)",
+        "429 rate_limited",
+      ],
+    },
+    {
       method: "GET",
       path: "/api/profile/handles",
       tag: "Profile",
@@ -859,7 +892,8 @@ function evidenceEndpoints(): Endpoint[] {
 // API keys (lib/auth/api-keys.ts). Managed with a session only (sessionOnly: an API key or
 // a bare identity token gets 403 forbidden here).
 function apiKeyEndpoints(): Endpoint[] {
-  const key = "{ id, name, prefix, scopes, expiresAt, lastUsedAt, revokedAt, createdAt }";
+  const key =
+    "{ id, name, prefix, scopes, expiresAt, lastUsedAt, revokedAt, apiVersion, metadata, createdAt }";
   return [
     {
       method: "POST",
@@ -893,8 +927,9 @@ function apiKeyEndpoints(): Endpoint[] {
       sessionOnly: true,
       tag: "API keys",
       auth: true,
-      body: renameApiKeyBody,
-      summary: "Rename one of the caller's keys that is not revoked.",
+      body: updateApiKeyBody,
+      summary:
+        'Rename one of the caller\'s keys that is not revoked, re-pin its API version, or change its metadata (merged; a key sent with "" is removed).',
       response: `{ apiKey: ${key} }`,
       responseSchema: apiKeyResponse,
       errors: ["404 not_found"],

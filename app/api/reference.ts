@@ -29,6 +29,7 @@ import * as milestonesIdAppeal from "./milestones/[id]/appeal/route";
 import * as milestonesIdDecision from "./milestones/[id]/decision/route";
 import * as milestonesIdDeliverable from "./milestones/[id]/deliverable/route";
 import * as milestonesIdEvidence from "./milestones/[id]/evidence/route";
+import * as milestonesIdPrecheck from "./milestones/[id]/precheck/route";
 import * as milestonesIdRefund from "./milestones/[id]/refund/route";
 import * as milestonesId from "./milestones/[id]/route";
 import * as notificationsRead from "./notifications/read/route";
@@ -88,6 +89,7 @@ export const routeModules: Record<string, Record<string, unknown>> = {
   "/api/milestones/{id}/decision": milestonesIdDecision,
   "/api/milestones/{id}/deliverable": milestonesIdDeliverable,
   "/api/milestones/{id}/evidence": milestonesIdEvidence,
+  "/api/milestones/{id}/precheck": milestonesIdPrecheck,
   "/api/milestones/{id}/refund": milestonesIdRefund,
   "/api/milestones/{id}": milestonesId,
   "/api/notifications/read": notificationsRead,

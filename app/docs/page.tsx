@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { z } from "zod";
 import { reference as endpoints } from "@/app/api/reference";
+import { Changelog } from "@/components/docs/changelog";
 import { FundingDocs } from "@/components/docs/funding-docs";
 import { TryIt } from "@/components/docs/try-it";
 import { WebhookDocs } from "@/components/webhooks/webhook-docs";
@@ -99,7 +100,8 @@ export default function DocsPage() {
           </li>
           <li>
             <strong>Errors</strong> have one shape:{" "}
-            <code>{'{ "error": { "code", "message", "details"? } }'}</code>.
+            <code>{'{ "error": { "code", "message", "details"?, "requestId" } }'}</code>; every
+            answer carries <code>Request-Id</code>, the same id.
           </li>
           <li>
             <strong>Values.</strong> Amounts the service computes are decimal strings in USDC; ids
@@ -120,6 +122,9 @@ export default function DocsPage() {
             </li>
             <li>
               <a href="#webhooks">Verifying webhooks</a>
+            </li>
+            <li>
+              <a href="#changelog">Versions and changelog</a>
             </li>
             {tags.map((tag) => (
               <li key={tag}>
@@ -164,6 +169,7 @@ export default function DocsPage() {
         />
       </div>
       <WebhookDocs />
+      <Changelog />
       {tags.map((tag) => (
         <section key={tag} className="stack" aria-labelledby={tagId(tag)}>
           <h2 id={tagId(tag)}>{tag}</h2>

@@ -2,9 +2,10 @@
 
 import { type FormEvent, useId, useState } from "react";
 import { apiFetch, errorMessage } from "@/lib/client/api";
+import type { PrecheckJson } from "@/lib/verify/precheck";
 import { FieldError } from "./field-error";
 import { errorId, FieldErrors, fieldIssues } from "./field-errors";
-import type { MilestoneJson } from "./format";
+import { formatDeduction, formatScore, type MilestoneJson } from "./format";
 import { Chips } from "./parts";
 
 // The creator submits (or, after a rejection, resubmits) a milestone's deliverable:
@@ -25,6 +26,8 @@ export function DeliverableForm({
   const [errors, setErrors] = useState(new FieldErrors());
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [check, setCheck] = useState<{ url: string; result: PrecheckJson } | null>(null);
+  const [checking, setChecking] = useState(false);
   const id = useId();
 
   // Editing an input clears the message about its old value.
@@ -32,6 +35,27 @@ export function DeliverableForm({
     apply();
     setErrors((e) => e.without(name));
     setFailure(null);
+  }
+
+  // The pre-check: the post at the URL through the verifier's rule checks; nothing is stored.
+  async function precheck() {
+    setChecking(true);
+    setFailure(null);
+    setErrors(new FieldErrors());
+    const checked = url.trim();
+    try {
+      const result = await apiFetch<PrecheckJson>(`/api/milestones/${milestone.id}/precheck`, {
+        body: { url: checked },
+      });
+      setCheck({ url: checked, result });
+    } catch (err) {
+      setCheck(null);
+      const issues = fieldIssues(err);
+      if (issues) setErrors(new FieldErrors(issues));
+      else setFailure(errorMessage(err));
+    } finally {
+      setChecking(false);
+    }
   }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -131,16 +155,69 @@ export function DeliverableForm({
         </label>
         <FieldError id={f.note.errId} label="The note" messages={f.note.messages} />
       </div>
+      {check && <PrecheckView result={check.result} stale={check.url !== url.trim()} />}
       {failure && (
         <div className="alert error" role="alert">
           {failure}
         </div>
       )}
       <div className="row">
+        <button
+          className="btn secondary"
+          type="button"
+          onClick={() => void precheck()}
+          disabled={busy || checking || url.trim() === ""}
+          data-testid="precheck-button"
+        >
+          {checking ? "Checking…" : "Check my post"}
+        </button>
         <button className="btn" type="submit" disabled={busy}>
           {busy ? "Submitting…" : rejected ? "Resubmit deliverable" : "Submit deliverable"}
         </button>
       </div>
     </form>
+  );
+}
+
+/** What the verifier's rules would find on the post: missing items, deductions, criteria left to judge. */
+function PrecheckView({ result: r, stale }: { result: PrecheckJson; stale: boolean }) {
+  const unread = r.post.status !== "ok";
+  return (
+    <div
+      className={r.ready ? "alert ok small stack tight" : "alert warn small stack tight"}
+      role="status"
+      data-testid="precheck"
+    >
+      <strong>
+        {unread
+          ? `The post could not be read (${r.post.status}).`
+          : r.ready
+            ? `Ready: every required item is in the post (rule score ${formatScore(r.score)}).`
+            : r.missing.length > 0
+              ? "Not ready yet. Fix these before you submit:"
+              : `Not ready yet: the rule score ${formatScore(r.score)} is below the ${formatScore(r.minScore)} minimum.`}
+      </strong>
+      {!unread && r.missing.length > 0 && <Chips items={r.missing} tone="missing" />}
+      {!unread && r.deductions.length > 0 && (
+        <ul className="deduction-list">
+          {r.deductions.map((d) => (
+            <li key={d.reason}>
+              <span className="deduction-points">{formatDeduction(d.points)}</span>: {d.reason}
+            </li>
+          ))}
+        </ul>
+      )}
+      {r.criteria.length > 0 && (
+        <span className="muted">
+          No rule can judge {r.criteria.length === 1 ? "this criterion" : "these criteria"}; the
+          brand will: {r.criteria.join("; ")}.
+        </span>
+      )}
+      <span className="muted">
+        {stale
+          ? "You changed the URL since: check again."
+          : "Only a check: nothing was submitted or stored."}
+      </span>
+    </div>
   );
 }

@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
+import { mergedMetadata } from "@/db/queries/metadata";
 import { type ApiKey, type ApiKeyScope, apiKeys, type User, users } from "@/db/schema";
 
 // API key rows. Only the SHA-256 of a key is stored (api_keys_hash_key); every query that
@@ -18,6 +19,8 @@ const columns = {
   expiresAt: apiKeys.expiresAt,
   lastUsedAt: apiKeys.lastUsedAt,
   revokedAt: apiKeys.revokedAt,
+  apiVersion: apiKeys.apiVersion,
+  metadata: apiKeys.metadata,
   createdAt: apiKeys.createdAt,
 };
 
@@ -32,6 +35,8 @@ export async function insertApiKey(
     hash: string;
     scopes: ApiKeyScope[];
     expiresAt: Date | null;
+    apiVersion: string;
+    metadata: Record<string, string>;
   },
 ): Promise<ApiKey> {
   const [row] = await db.insert(apiKeys).values(p).returning();
@@ -86,13 +91,26 @@ export async function revokeApiKey(
   return row ?? null;
 }
 
-export async function renameApiKey(
+/** Renames a key, re-pins its API version, merges metadata in; null when not the user's or revoked. */
+export async function updateApiKey(
   db: DbOrTx,
-  p: { userId: string; id: string; name: string },
+  p: {
+    userId: string;
+    id: string;
+    name?: string;
+    apiVersion?: string;
+    metadata?: Record<string, string>;
+  },
 ): Promise<ApiKey | null> {
   const [row] = await db
     .update(apiKeys)
-    .set({ name: p.name })
+    .set({
+      ...(p.name !== undefined ? { name: p.name } : {}),
+      ...(p.apiVersion !== undefined ? { apiVersion: p.apiVersion } : {}),
+      ...(p.metadata !== undefined
+        ? { metadata: mergedMetadata(apiKeys.metadata, p.metadata) }
+        : {}),
+    })
     .where(and(eq(apiKeys.id, p.id), eq(apiKeys.userId, p.userId), isNull(apiKeys.revokedAt)))
     .returning();
   return row ?? null;

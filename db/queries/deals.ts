@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
+import { mergedMetadata } from "@/db/queries/metadata";
 import {
   type Deal,
   type Deliverable,
@@ -70,6 +71,8 @@ export type DealListFilter = {
   status?: string;
   platform?: string;
   search?: string;
+  /** Only deals whose metadata holds exactly this pair (deals_metadata_idx). */
+  metadata?: { key: string; value: string };
   sort: DealSort;
   after?: DealKey;
   limit: number;
@@ -131,6 +134,9 @@ async function keyedPage(db: DbOrTx, where: SQL, f: DealListFilter): Promise<Key
         f.platform ? eq(deals.platform, f.platform) : undefined,
         needle
           ? or(sql`${deals.title} ilike ${needle}`, sql`${deals.description} ilike ${needle}`)
+          : undefined,
+        f.metadata
+          ? sql`${deals.metadata} @> ${JSON.stringify({ [f.metadata.key]: f.metadata.value })}::jsonb`
           : undefined,
       ),
     )
@@ -348,6 +354,41 @@ export async function updateDealFields(
   return row;
 }
 
+/** Merges metadata into the brand's deal (any status); undefined when it is not theirs. */
+export async function updateDealMetadata(
+  tx: DbOrTx,
+  brandId: string,
+  dealId: string,
+  patch: Record<string, string>,
+): Promise<Deal | undefined> {
+  const [row] = await tx
+    .update(deals)
+    .set({ metadata: mergedMetadata(deals.metadata, patch), updatedAt: new Date() })
+    .where(and(eq(deals.id, dealId), eq(deals.brandId, brandId)))
+    .returning();
+  return row;
+}
+
+/** Merges metadata into a milestone of the brand's deal; undefined when it is not theirs. */
+export async function updateMilestoneMetadata(
+  tx: DbOrTx,
+  brandId: string,
+  milestoneId: string,
+  patch: Record<string, string>,
+): Promise<Milestone | undefined> {
+  const [row] = await tx
+    .update(milestones)
+    .set({ metadata: mergedMetadata(milestones.metadata, patch), updatedAt: new Date() })
+    .where(
+      and(
+        eq(milestones.id, milestoneId),
+        sql`exists (select 1 from deals d where d.id = ${milestones.dealId} and d.brand_id = ${brandId})`,
+      ),
+    )
+    .returning();
+  return row;
+}
+
 export type MilestoneTerms = Pick<Milestone, "title" | "amountUnits" | "requirements" | "dueAt">;
 
 /**
@@ -388,6 +429,7 @@ export type NewDealRow = Pick<
   | "deadlineAt"
   | "reviewWindowSeconds"
   | "inviteEmail"
+  | "metadata"
 >;
 
 export async function insertDeal(tx: DbOrTx, values: NewDealRow): Promise<Deal | undefined> {
@@ -397,7 +439,7 @@ export async function insertDeal(tx: DbOrTx, values: NewDealRow): Promise<Deal |
 
 export type NewMilestoneRow = Pick<
   NewMilestone,
-  "dealId" | "position" | "title" | "amountUnits" | "requirements" | "dueAt"
+  "dealId" | "position" | "title" | "amountUnits" | "requirements" | "dueAt" | "metadata"
 >;
 
 /** A new deal's milestones (at least one row). */

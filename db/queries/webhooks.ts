@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "@/db/client";
+import { mergedMetadata } from "@/db/queries/metadata";
 import {
   type DealEventType,
   dealEvents,
@@ -79,7 +80,13 @@ export async function listDeliveryRows(
 
 export async function insertEndpoint(
   db: DbOrTx,
-  p: { userId: string; url: string; eventTypes: DealEventType[]; secret: string },
+  p: {
+    userId: string;
+    url: string;
+    eventTypes: DealEventType[];
+    secret: string;
+    metadata: Record<string, string>;
+  },
 ): Promise<WebhookEndpoint | undefined> {
   const [row] = await db.insert(webhookEndpoints).values(p).returning();
   return row;
@@ -93,7 +100,12 @@ export async function updateOwnEndpoint(
   db: DbOrTx,
   userId: string,
   id: string,
-  p: { url?: string; eventTypes?: DealEventType[]; enabled?: boolean },
+  p: {
+    url?: string;
+    eventTypes?: DealEventType[];
+    enabled?: boolean;
+    metadata?: Record<string, string>;
+  },
 ): Promise<WebhookEndpoint | undefined> {
   const [row] = await db
     .update(webhookEndpoints)
@@ -102,6 +114,9 @@ export async function updateOwnEndpoint(
       ...(p.eventTypes !== undefined ? { eventTypes: p.eventTypes } : {}),
       ...(p.enabled === true ? { enabled: true, disabledReason: null, disabledAt: null } : {}),
       ...(p.enabled === false ? { enabled: false, disabledAt: sql`now()` } : {}),
+      ...(p.metadata !== undefined
+        ? { metadata: mergedMetadata(webhookEndpoints.metadata, p.metadata) }
+        : {}),
       updatedAt: sql`now()`,
     })
     .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId)))

@@ -68,9 +68,11 @@ export class ApiError extends Error {
   }
 }
 
-export type DealListQuery = Partial<Omit<z.output<typeof dealListQuery>, "open">> & {
+export type DealListQuery = Partial<Omit<z.output<typeof dealListQuery>, "open" | "metadata">> & {
   /** Open deals a creator may take, instead of the caller's own. */
   open?: boolean;
+  /** `key:value`: only deals whose metadata holds exactly this pair. */
+  metadata?: string;
 };
 export type PageQuery = { limit?: number; cursor?: string };
 export type LedgerFilters = z.input<typeof ledgerCsvQuery>;

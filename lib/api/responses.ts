@@ -54,6 +54,11 @@ const decimal = z
   .describe("USDC, a decimal string with 6 places");
 const score = z.number().min(0).max(1);
 
+/** `metadata` as returned (lib/metadata.ts). */
+export const metadataJson = z
+  .record(z.string(), z.string())
+  .describe("Your own key-value pairs (up to 20)");
+
 export const errorEnvelopeSchema = z
   .object({
     error: z.object({
@@ -174,6 +179,7 @@ export const milestoneSchema = z
     verdict: verdictSchema.nullable().describe("The verdict on the current revision"),
     settlement: settlementSchema.nullable(),
     refundTxHash: z.string().nullable(),
+    metadata: metadataJson,
   })
   .meta({ id: "Milestone" });
 
@@ -256,6 +262,7 @@ export const dealSchema = z
     escrow: escrowSchema,
     brand: partyBase.nullable(),
     creator: partyBase.extend({ walletAddress: z.string().nullable() }).nullable(),
+    metadata: metadataJson,
     createdAt: iso,
     milestones: z.array(milestoneSchema),
   })
@@ -536,6 +543,7 @@ export const webhookEndpointSchema = z
       .nullable()
       .describe("Why the service disabled it (persistent failure)"),
     disabledAt: iso.nullable(),
+    metadata: metadataJson,
     createdAt: iso,
     updatedAt: iso,
   })

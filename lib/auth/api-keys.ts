@@ -6,12 +6,14 @@ import {
   findApiKeyByHash,
   insertApiKey,
   listApiKeys,
-  renameApiKey,
   revokeApiKey,
   touchApiKey,
+  updateApiKey,
 } from "@/db/queries/api-keys";
 import { type ApiKey, type ApiKeyScope, apiKeyScopes, type User } from "@/db/schema";
+import { API_VERSIONS, CURRENT_API_VERSION } from "@/lib/api/versions";
 import { AppError, notFound } from "@/lib/errors";
+import { assertMetadataSize, metadataPatchSchema, metadataSchema } from "@/lib/metadata";
 import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@/lib/pagination";
 
 // API keys for third parties: `mk_` + 40 base62 characters (~238 random bits), shown once
@@ -46,6 +48,13 @@ export const hashApiKey = (key: string) => createHash("sha256").update(key).dige
 
 export const apiKeyScopeSchema = z.enum(apiKeyScopes);
 
+/** A dated API version (lib/api/versions.ts): the key's requests are answered in it. */
+export const apiVersionSchema = z
+  .enum(API_VERSIONS.map((v) => v.date) as [string, ...string[]])
+  .describe(
+    `The API version the key's requests are answered in unless one sends Milestone-Version (default: the current one, ${CURRENT_API_VERSION})`,
+  );
+
 export const createApiKeyBody = z.object({
   name: z.string().trim().min(1).max(100),
   scopes: z
@@ -58,10 +67,19 @@ export const createApiKeyBody = z.object({
     .datetime({ offset: true })
     .optional()
     .refine((v) => v === undefined || Date.parse(v) > Date.now(), "must be in the future"),
+  apiVersion: apiVersionSchema.optional(),
+  metadata: metadataSchema.optional(),
 });
 export type CreateApiKeyBody = z.infer<typeof createApiKeyBody>;
 
-export const renameApiKeyBody = z.object({ name: z.string().trim().min(1).max(100) });
+/** PATCH /api/keys/:id: rename, re-pin the API version, change metadata (at least one). */
+export const updateApiKeyBody = z
+  .object({
+    name: z.string().trim().min(1).max(100).optional(),
+    apiVersion: apiVersionSchema.optional(),
+    metadata: metadataPatchSchema.optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, "Send at least one of name, apiVersion, metadata.");
 
 export const apiKeyParams = z.object({ id: z.uuid() });
 
@@ -77,6 +95,8 @@ export const apiKeySchema = z
     expiresAt: z.iso.datetime().nullable(),
     lastUsedAt: z.iso.datetime().nullable().describe("To the minute"),
     revokedAt: z.iso.datetime().nullable(),
+    apiVersion: z.string().describe("The API version the key's requests are answered in"),
+    metadata: z.record(z.string(), z.string()),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: "ApiKey" });
@@ -98,6 +118,8 @@ export type ApiKeyJson = {
   expiresAt: string | null;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  apiVersion: string;
+  metadata: Record<string, string>;
   createdAt: string;
 };
 
@@ -110,6 +132,8 @@ export function toApiKeyJson(key: ApiKey): ApiKeyJson {
     expiresAt: key.expiresAt?.toISOString() ?? null,
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
     revokedAt: key.revokedAt?.toISOString() ?? null,
+    apiVersion: key.apiVersion,
+    metadata: key.metadata,
     createdAt: key.createdAt.toISOString(),
   };
 }
@@ -129,6 +153,8 @@ export async function createApiKey(
     hash: hashApiKey(key),
     scopes: apiKeyScopes.filter((s) => p.scopes.includes(s)),
     expiresAt: p.expiresAt ? new Date(p.expiresAt) : null,
+    apiVersion: p.apiVersion ?? CURRENT_API_VERSION,
+    metadata: p.metadata ?? {},
   });
   return { key, apiKey: toApiKeyJson(row) };
 }
@@ -157,13 +183,17 @@ export async function revokeUserApiKey(
   return toApiKeyJson(row);
 }
 
-export async function renameUserApiKey(
+/** Changes a key that is not revoked (404 otherwise); metadata is merged in. */
+export async function updateUserApiKey(
   db: DbOrTx,
-  p: { userId: string; id: string; name: string },
+  p: { userId: string; id: string } & z.infer<typeof updateApiKeyBody>,
 ): Promise<ApiKeyJson> {
-  const row = await renameApiKey(db, p);
-  if (!row) throw notFound("API key");
-  return toApiKeyJson(row);
+  return db.transaction(async (tx) => {
+    const row = await updateApiKey(tx, p);
+    if (!row) throw notFound("API key");
+    assertMetadataSize(row.metadata);
+    return toApiKeyJson(row);
+  });
 }
 
 // ── Use (a request authenticated by a key) ────────────────────────────────────────────

@@ -1,5 +1,6 @@
 import { getUserById, getUserByIdentity } from "@/db/queries/users";
 import type { User } from "@/db/schema";
+import { pinVersion } from "@/lib/api/versions";
 import { assertKeyScope, authenticateApiKey, looksLikeApiKey } from "@/lib/auth/api-keys";
 import { type IdentityConfig, identityConfig, verifyIdentityToken } from "@/lib/auth/identity";
 import { assertSameOriginWrite } from "@/lib/auth/same-origin";
@@ -67,6 +68,7 @@ const userWindow = (userId: string): Window => ({
 async function userFromApiKey(req: Request, token: string, need: AuthNeed): Promise<User> {
   const { user, key } = await authenticateApiKey(await getDb(), token);
   assertKeyScope(key, need.scope);
+  pinVersion(req, key.apiVersion); // answered in the key's API version (lib/api/versions.ts)
   await countAgainstLimits(req, [
     { bucket: `api-key:${key.id}`, limit: env().API_KEY_RATE_LIMIT, windowMs: RATE_WINDOW_MS },
     userWindow(user.id),

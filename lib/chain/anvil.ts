@@ -20,6 +20,11 @@ export interface StartAnvilOptions {
   chainId?: number;
   /** Seconds between blocks; default is automine (a block per transaction). */
   blockTime?: number;
+  /**
+   * The genesis block's number (anvil --number): a chain that starts with a long history
+   * behind it, which anvil_mine cannot build quickly (it slows down as the chain grows).
+   */
+  genesisNumber?: number;
   /** When false, anvil's output is echoed to stderr with an "[anvil]" prefix. Default true. */
   silent?: boolean;
   /** How long to wait for the RPC to answer. Default 15s. */
@@ -100,6 +105,7 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
     if (opts.stateIntervalSeconds) args.push("--state-interval", String(opts.stateIntervalSeconds));
   }
   if (opts.blockTime) args.push("--block-time", String(opts.blockTime));
+  if (opts.genesisNumber) args.push("--number", String(opts.genesisNumber));
 
   const child = spawn(anvilBinaryPath(), args, { stdio: ["ignore", "pipe", "pipe"] });
   trackChild(child);

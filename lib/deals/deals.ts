@@ -103,6 +103,7 @@ export async function createDeal(
       deadlineAt,
       reviewWindowSeconds: input.reviewWindowDays * 24 * 3600,
       inviteEmail: input.creatorEmail?.toLowerCase() ?? null,
+      metadata: input.metadata ?? {},
     });
     if (!created) throw new Error("insert returned no deal");
     await insertDealMilestones(
@@ -114,6 +115,7 @@ export async function createDeal(
         amountUnits: m.amount,
         requirements: m.requirements,
         dueAt: m.dueAt ? new Date(m.dueAt) : null,
+        metadata: m.metadata ?? {},
       })),
     );
     await recordEvent(tx, { dealId: created.id, type: "created", actorId: caller.id });
@@ -130,6 +132,7 @@ export type DealListOptions = {
   status?: string;
   platform?: string;
   search?: string;
+  metadata?: { key: string; value: string };
   sort?: DealSort;
   limit?: number;
   cursor?: string;
@@ -162,6 +165,7 @@ export async function listDeals(
     status: opts.status,
     platform: opts.platform,
     search: opts.search || undefined,
+    metadata: opts.metadata,
     sort,
     after: opts.cursor ? decodeCursor(list, opts.cursor, dealKey) : undefined,
     limit: limit + 1,

@@ -6,6 +6,7 @@ import {
   type MilestoneTerms,
   replaceDealMilestones,
   updateDealFields,
+  updateDealMetadata,
 } from "@/db/queries/deals";
 import type { Deal, Milestone, Requirements } from "@/db/schema";
 import { chainConfig } from "@/lib/chain/config";
@@ -15,6 +16,7 @@ import type { DealJson } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
 import { assertFunded, syncFunding } from "@/lib/escrow/deals";
 import { recordEvent } from "@/lib/events/events";
+import { assertMetadataSize } from "@/lib/metadata";
 import { scoreToBps, unitsToDecimal } from "@/lib/money";
 
 // Editing a deal nobody has taken. What may change follows what the escrow holds:
@@ -181,7 +183,18 @@ export async function editDeal(
   dealId: string,
   input: EditDealInput,
 ): Promise<DealJson> {
-  const seen = await ownDeal(db, caller, dealId);
+  const { metadata, ...terms } = input;
+  let seen = await ownDeal(db, caller, dealId);
+  // Metadata is the brand's own bookkeeping, not a term: it changes in any status, no event.
+  if (metadata !== undefined) {
+    seen = await db.transaction(async (tx) => {
+      const row = await updateDealMetadata(tx, caller.id, dealId, metadata);
+      if (!row) throw notFound("Deal");
+      assertMetadataSize(row.metadata);
+      return row;
+    });
+    if (Object.values(terms).every((v) => v === undefined)) return renderDeal(db, seen);
+  }
   if (!EDITABLE.includes(seen.status) || seen.creatorId) throw notEditable(seen);
 
   // Unfunded in the database, but the escrow may hold a funding nobody reported yet: the

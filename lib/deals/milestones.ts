@@ -4,6 +4,7 @@ import {
   insertDeliverable,
   lockDealMilestone,
   markMilestoneSubmitted,
+  updateMilestoneMetadata,
 } from "@/db/queries/deals";
 import { findMilestoneSettlement } from "@/db/queries/decisions";
 import { loadMilestoneView } from "@/db/queries/settle-view";
@@ -21,6 +22,7 @@ import {
 } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/events";
+import { assertMetadataSize, type Metadata } from "@/lib/metadata";
 import { type ReviewJson, reviewFrom } from "@/lib/settle/review";
 
 // Milestones: the creator submits deliverables (each a new revision); both parties read
@@ -51,6 +53,28 @@ export async function getMilestone(
     findMilestoneSettlement(db, milestoneId),
   ]);
   return detailFrom(row.deal, view, settlement);
+}
+
+/**
+ * PATCH /api/milestones/:id: the brand merges metadata into a milestone of its deal (any
+ * status). 404 for anyone who may not see it, 403 for the deal's creator.
+ */
+export async function updateMilestone(
+  db: Db,
+  caller: Caller,
+  milestoneId: string,
+  patch: { metadata: Metadata },
+): Promise<MilestoneDetailJson> {
+  const row = await findVisibleMilestone(db, caller, milestoneId);
+  if (!row) throw notFound("Milestone");
+  if (row.deal.brandId !== caller.id)
+    throw new AppError("forbidden", "Only the deal's brand can change its milestones.");
+  await db.transaction(async (tx) => {
+    const updated = await updateMilestoneMetadata(tx, caller.id, milestoneId, patch.metadata);
+    if (!updated) throw notFound("Milestone");
+    assertMetadataSize(updated.metadata);
+  });
+  return getMilestone(db, caller, milestoneId);
 }
 
 /**

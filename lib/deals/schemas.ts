@@ -1,6 +1,7 @@
 import { isAddress } from "viem";
 import { z } from "zod";
 import { dealStatuses } from "@/db/schema";
+import { metadataFilter, metadataPatchSchema, metadataSchema } from "@/lib/metadata";
 import { usdcToUnits } from "@/lib/money";
 import { pageQuery } from "@/lib/pagination";
 
@@ -83,6 +84,11 @@ const dealReviewWindowDays = z
   .min(1, "must be at least 1 day")
   .max(60, "must be at most 60 days");
 const dealMilestones = z.array(milestoneInput).min(1, "add at least one milestone").max(20);
+/** A new deal's milestones may carry metadata (changed later with PATCH /api/milestones/:id). */
+const newDealMilestones = z
+  .array(milestoneInput.extend({ metadata: metadataSchema.optional() }))
+  .min(1, "add at least one milestone")
+  .max(20);
 
 export const createDealBody = z.object({
   title: dealTitle,
@@ -100,7 +106,8 @@ export const createDealBody = z.object({
    * may settle it themselves (default 7).
    */
   reviewWindowDays: dealReviewWindowDays.default(7),
-  milestones: dealMilestones,
+  milestones: newDealMilestones,
+  metadata: metadataSchema.optional(),
 });
 export type CreateDealInput = z.infer<typeof createDealBody>;
 
@@ -119,6 +126,8 @@ export const editDealBody = z.object({
   deadline: dealDeadline.optional(),
   reviewWindowDays: dealReviewWindowDays.optional(),
   milestones: dealMilestones.optional(),
+  /** Merged into the deal's metadata ("" removes a key); may change in any status. */
+  metadata: metadataPatchSchema.optional(),
 });
 export type EditDealInput = z.infer<typeof editDealBody>;
 
@@ -133,7 +142,11 @@ export const dealListQuery = pageQuery.extend({
   /** Case-insensitive substring of the title or description. */
   search: z.string().trim().max(100).optional(),
   sort: z.enum(["newest", "oldest", "budget"]).default("newest"),
+  metadata: metadataFilter.optional(),
 });
+
+/** PATCH /api/milestones/:id: the milestone's metadata (merged; "" removes a key). */
+export const milestonePatchBody = z.object({ metadata: metadataPatchSchema });
 export type DealListQuery = z.infer<typeof dealListQuery>;
 
 export const idParams = z.object({ id: z.uuid("must be a UUID") });

@@ -85,6 +85,7 @@ export type MilestoneJson = {
   settlement: SettlementJson | null;
   /** The escrow refund of this milestone (cancelled or expired deal). */
   refundTxHash: string | null;
+  metadata: Record<string, string>;
 };
 
 type Party = DealDetails["parties"][number];
@@ -111,6 +112,7 @@ export type DealJson = {
    */
   brand: { id: string; name: string; email: string } | null;
   creator: { id: string; name: string; email: string; walletAddress: string | null } | null;
+  metadata: Record<string, string>;
   createdAt: string;
   milestones: MilestoneJson[];
 };
@@ -253,6 +255,7 @@ export function milestoneJson(
     verdict: verdict ? verdictJson(verdict) : null,
     settlement: related.settlement ? settlementJson(related.settlement) : null,
     refundTxHash: m.refundTxHash,
+    metadata: m.metadata,
   };
 }
 
@@ -338,6 +341,7 @@ export function dealJson(deal: Deal, details: DealDetails): DealJson {
           walletAddress: creator.walletAddress ? getAddress(creator.walletAddress) : null,
         }
       : null,
+    metadata: deal.metadata,
     createdAt: deal.createdAt.toISOString(),
     milestones: milestonesOut,
   };

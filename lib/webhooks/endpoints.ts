@@ -16,6 +16,7 @@ import {
 } from "@/db/queries/webhooks";
 import type { DealEventType, WebhookDelivery, WebhookEndpoint } from "@/db/schema";
 import { AppError, notFound } from "@/lib/errors";
+import { assertMetadataSize, type Metadata } from "@/lib/metadata";
 import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@/lib/pagination";
 import type { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 import { newWebhookSecret } from "@/lib/webhooks/signature";
@@ -34,6 +35,7 @@ export type WebhookEndpointJson = {
   /** Why the service disabled it (persistent failure); null when enabled or disabled by you. */
   disabledReason: string | null;
   disabledAt: string | null;
+  metadata: Metadata;
   createdAt: string;
   updatedAt: string;
 };
@@ -58,13 +60,14 @@ const endpointJson = (w: WebhookEndpoint): WebhookEndpointJson => ({
   enabled: w.enabled,
   disabledReason: w.disabledReason,
   disabledAt: w.disabledAt?.toISOString() ?? null,
+  metadata: w.metadata,
   createdAt: w.createdAt.toISOString(),
   updatedAt: w.updatedAt.toISOString(),
 });
 
 const deliveryJson = (d: WebhookDelivery, eventType: DealEventType): WebhookDeliveryJson => ({
   id: d.id,
-  eventId: d.eventId,
+  eventId: d.eventId ?? String(d.testEvent?.id),
   eventType,
   status: d.status,
   attempts: d.attempts,
@@ -102,6 +105,7 @@ export async function createEndpoint(
     url,
     eventTypes: [...new Set(body.eventTypes ?? [])],
     secret,
+    metadata: body.metadata ?? {},
   });
   if (!row) throw new Error("insert returned no endpoint");
   return { endpoint: endpointJson(row), secret };
@@ -146,8 +150,10 @@ export async function updateEndpoint(
       url,
       eventTypes: body.eventTypes !== undefined ? [...new Set(body.eventTypes)] : undefined,
       enabled: body.enabled,
+      metadata: body.metadata,
     });
     if (!row) throw notFound("Webhook endpoint");
+    assertMetadataSize(row.metadata);
     if (body.enabled === false) await failPending(tx, id, "endpoint disabled");
     return endpointJson(row);
   });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dealEventTypes } from "@/db/schema";
+import { metadataPatchSchema, metadataSchema } from "@/lib/metadata";
 
 // Request bodies of the webhook endpoints API (also the API reference's schemas).
 
@@ -20,6 +21,7 @@ export const createEndpointBody = z
         "https URL on a public address that receives the events (a deployment's FETCH_ALLOWED_HOSTS may exempt local receivers, e.g. http://127.0.0.1:4000)",
       ),
     eventTypes: eventTypesField.optional(),
+    metadata: metadataSchema.optional(),
   })
   .strict();
 
@@ -28,6 +30,10 @@ export const updateEndpointBody = z
     url: z.string().max(2048).optional(),
     eventTypes: eventTypesField.optional(),
     enabled: z.boolean().optional(),
+    metadata: metadataPatchSchema.optional(),
   })
   .strict()
-  .refine((b) => Object.keys(b).length > 0, "Send at least one of url, eventTypes, enabled.");
+  .refine(
+    (b) => Object.keys(b).length > 0,
+    "Send at least one of url, eventTypes, enabled, metadata.",
+  );

@@ -47,6 +47,7 @@ const milestone = (patch: Partial<MilestoneJson>): MilestoneJson => ({
   amount: 50,
   requirements,
   dueAt: null,
+  metadata: {},
   status: "approved",
   deliverable: null,
   verdict: null,

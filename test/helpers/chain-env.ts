@@ -57,11 +57,21 @@ export async function withChainEnv<T>(vars: ChainEnv, fn: () => Promise<T>): Pro
 
 /**
  * A chain of this test file's own: a fresh anvil (optionally with a state file, so it can
- * be stopped and restarted), new treasury and relay-sponsor keys funded with gas, and the
- * contracts deployed and funded by the treasury.
+ * be stopped and restarted; with `blockTime`, a block every that many seconds as on a real
+ * chain instead of one per transaction; with `genesisNumber`, a long history behind its
+ * first block), new treasury and relay-sponsor keys funded with gas, and the contracts
+ * deployed and funded by the treasury.
  */
-export async function startOwnChain(opts: { chainId?: number; stateFile?: string } = {}) {
-  const anvil = await startAnvil({ port: 0, chainId: opts.chainId, stateFile: opts.stateFile });
+export async function startOwnChain(
+  opts: { chainId?: number; stateFile?: string; blockTime?: number; genesisNumber?: number } = {},
+) {
+  const anvil = await startAnvil({
+    port: 0,
+    chainId: opts.chainId,
+    stateFile: opts.stateFile,
+    blockTime: opts.blockTime,
+    genesisNumber: opts.genesisNumber,
+  });
   // Fresh keys for every signer the service uses: the database may hold rows of the worker's
   // usual keys from the shared anvil, whose nonces mean nothing here (a nonce picked past
   // them would wait in this node's pool forever).

@@ -1,8 +1,8 @@
 import {
   apiKeyParams,
-  renameApiKeyBody,
-  renameUserApiKey,
   revokeUserApiKey,
+  updateApiKeyBody,
+  updateUserApiKey,
 } from "@/lib/auth/api-keys";
 import { requireSessionUser } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db";
@@ -17,14 +17,14 @@ export const DELETE = route(
   },
 );
 
-// PATCH /api/keys/:id – rename a key that is not revoked
+// PATCH /api/keys/:id – rename a key that is not revoked, re-pin its API version, change its metadata
 export const PATCH = route(
-  { auth: requireSessionUser, params: apiKeyParams, body: renameApiKeyBody },
+  { auth: requireSessionUser, params: apiKeyParams, body: updateApiKeyBody },
   async ({ user, params, body }) => {
-    const apiKey = await renameUserApiKey(await getDb(), {
+    const apiKey = await updateUserApiKey(await getDb(), {
       userId: user.id,
       id: params.id,
-      name: body.name,
+      ...body,
     });
     return Response.json({ apiKey });
   },
