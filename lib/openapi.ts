@@ -71,6 +71,7 @@ import {
   milestonePatchBody,
   txHashBody,
 } from "@/lib/deals/schemas";
+import { eventListQuery, eventPageResponse } from "@/lib/events/objects";
 import type { RouteAccess } from "@/lib/http";
 import { ledgerCsvQuery, ledgerQuery } from "@/lib/ledger/ledger";
 import { ledgerCsvResponse, ledgerPageResponse } from "@/lib/ledger/schemas";
@@ -318,6 +319,19 @@ export const endpoints: Endpoint[] = [
     response: "{ events: [{ id, type, dealId, milestoneId, actor, data, createdAt }], nextCursor }",
     responseSchema: dealEventPageResponse,
     errors: ["404 not_found (not a party)"],
+  },
+  {
+    method: "GET",
+    path: "/api/events",
+    query: eventListQuery,
+    tag: "Events",
+    auth: true,
+    summary:
+      "Every event of the deals you are a party of, as webhooks deliver them: `data.object` is the deal or milestone as it was right after the event, `data.previous_attributes` the fields a change changed, with their values before. Newest first with cursor pages; filter by `type` and by `object` (a deal's or milestone's id). `order=asc` replays oldest first from `cursor` or `after` (an event id), and with `wait` (up to 30 s) holds the request until the next event: how `npm run listen` follows the account.",
+    response:
+      "{ events: [{ id, object: 'event', type, createdAt, dealId, milestoneId, actor, test, data: { object, previous_attributes?, … } }], nextCursor }",
+    responseSchema: eventPageResponse,
+    errors: ["404 not_found (after: no such event of yours)"],
   },
   {
     method: "GET",

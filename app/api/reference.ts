@@ -18,6 +18,7 @@ import * as dealsId from "./deals/[id]/route";
 import * as deals from "./deals/route";
 import * as demoEnsureDeals from "./demo/ensure-deals/route";
 import * as demoUnlock from "./demo/unlock/route";
+import * as events from "./events/route";
 import * as faucetDrip from "./faucet/drip/route";
 import * as faucetTestUsdc from "./faucet/test-usdc/route";
 import * as health from "./health/route";
@@ -78,6 +79,7 @@ export const routeModules: Record<string, Record<string, unknown>> = {
   "/api/deals": deals,
   "/api/demo/ensure-deals": demoEnsureDeals,
   "/api/demo/unlock": demoUnlock,
+  "/api/events": events,
   "/api/faucet/drip": faucetDrip,
   "/api/faucet/test-usdc": faucetTestUsdc,
   "/api/health": health,

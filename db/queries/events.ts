@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, or, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { type DealEvent, type DealEventType, dealEvents } from "@/db/schema";
+import { type DealEvent, type DealEventType, dealEvents, deals } from "@/db/schema";
 
 // The activity log (lib/events/events.ts): appended in the transaction of the change it
 // records, fanned out to the inbox, the e-mail outbox and webhook deliveries.
@@ -21,11 +21,31 @@ export type NewDealEvent = {
  * subscribes to the type.
  */
 export async function insertEventWithFanOut(tx: DbOrTx, e: NewDealEvent): Promise<void> {
+  const milestoneId = e.milestoneId ?? null;
   await tx.execute(sql`
-    with ev as (
-      insert into deal_events (deal_id, milestone_id, type, actor_id, data)
-      values (${e.dealId}, ${e.milestoneId ?? null}, ${e.type}, ${e.actorId ?? null},
-              ${JSON.stringify(e.data ?? {})}::jsonb)
+    with snap as (
+      select ${milestoneId === null ? sql`'deal'` : sql`'milestone'`}::text as object_type,
+             ${milestoneId === null ? dealSnapshot(e.dealId) : milestoneSnapshot(milestoneId)} as object
+    ),
+    prev as (
+      select p.object
+      from deal_events p
+      where p.deal_id = ${e.dealId}
+        and p.milestone_id is not distinct from ${milestoneId}::uuid
+        and p.object is not null
+      order by p.seq desc
+      limit 1
+    ),
+    ev as (
+      insert into deal_events (deal_id, milestone_id, type, actor_id, data,
+                               object_type, object, previous_attributes)
+      select ${e.dealId}, ${milestoneId}::uuid, ${e.type}, ${e.actorId ?? null}::uuid,
+             ${JSON.stringify(e.data ?? {})}::jsonb,
+             snap.object_type, snap.object,
+             (select jsonb_object_agg(f.key, f.value)
+              from prev cross join lateral jsonb_each(prev.object) f
+              where (snap.object -> f.key) is distinct from f.value)
+      from snap
       returning id, deal_id, type, actor_id
     ),
     parties as (
@@ -54,6 +74,88 @@ export async function insertEventWithFanOut(tx: DbOrTx, e: NewDealEvent): Promis
     where w.enabled
       and (w.event_types = '[]'::jsonb or w.event_types @> jsonb_build_array(parties.type))
     on conflict do nothing`);
+}
+
+const iso = (column: SQL) =>
+  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const usdc = (units: SQL) => sql`trim_scale(${units}::numeric / 1000000)::text`;
+
+/**
+ * The deal as an event records it (lib/events/objects.ts documents the shape): read in the
+ * event's own statement, so it is the deal as the change left it.
+ */
+function dealSnapshot(dealId: string): SQL {
+  return sql`(select jsonb_build_object(
+      'id', d.id, 'object', 'deal', 'title', d.title, 'description', d.description,
+      'platform', d.platform, 'status', d.status, 'budget', ${usdc(sql`d.budget_units`)},
+      'minScore', d.min_score_bps / 10000.0, 'termsVersion', d.terms_version,
+      'brandId', d.brand_id, 'creatorId', d.creator_id,
+      'deadline', ${iso(sql`d.deadline_at`)}, 'fundedAt', ${iso(sql`d.funded_at`)},
+      'metadata', d.metadata, 'createdAt', ${iso(sql`d.created_at`)})
+    from deals d where d.id = ${dealId})`;
+}
+
+/** The milestone as an event records it (lib/events/objects.ts). */
+function milestoneSnapshot(milestoneId: string): SQL {
+  return sql`(select jsonb_build_object(
+      'id', m.id, 'object', 'milestone', 'dealId', m.deal_id, 'position', m.position,
+      'title', m.title, 'amount', ${usdc(sql`m.amount_units`)}, 'status', m.status,
+      'revision', m.revision, 'dueAt', ${iso(sql`m.due_at`)}, 'refundTxHash', m.refund_tx_hash,
+      'metadata', m.metadata, 'createdAt', ${iso(sql`m.created_at`)})
+    from milestones m where m.id = ${milestoneId})`;
+}
+
+/** Where a caller's event list is: the events of deals they are a party of. */
+export type EventListFilter = {
+  userId: string;
+  type?: DealEventType;
+  /** A deal's id (its events and its milestones') or a milestone's. */
+  objectId?: string;
+  order: "asc" | "desc";
+  /** Exclusive: events after (asc) or before (desc) this sequence number. */
+  from?: number;
+  limit: number;
+};
+
+/** One page of the events of every deal `userId` is a party of. */
+export async function listVisibleEvents(db: DbOrTx, f: EventListFilter): Promise<DealEvent[]> {
+  const rows = await db
+    .select({ event: dealEvents })
+    .from(dealEvents)
+    .innerJoin(deals, eq(deals.id, dealEvents.dealId))
+    .where(
+      and(
+        or(eq(deals.brandId, f.userId), eq(deals.creatorId, f.userId)),
+        f.type ? eq(dealEvents.type, f.type) : undefined,
+        f.objectId
+          ? or(eq(dealEvents.dealId, f.objectId), eq(dealEvents.milestoneId, f.objectId))
+          : undefined,
+        f.from !== undefined
+          ? f.order === "asc"
+            ? gt(dealEvents.seq, f.from)
+            : lt(dealEvents.seq, f.from)
+          : undefined,
+      ),
+    )
+    .orderBy(f.order === "asc" ? asc(dealEvents.seq) : desc(dealEvents.seq))
+    .limit(f.limit);
+  return rows.map((r) => r.event);
+}
+
+/** The sequence number of an event `userId` may see, or undefined. */
+export async function visibleEventSeq(
+  db: DbOrTx,
+  userId: string,
+  eventId: string,
+): Promise<number | undefined> {
+  const [row] = await db
+    .select({ seq: dealEvents.seq })
+    .from(dealEvents)
+    .innerJoin(deals, eq(deals.id, dealEvents.dealId))
+    .where(
+      and(eq(dealEvents.id, eventId), or(eq(deals.brandId, userId), eq(deals.creatorId, userId))),
+    );
+  return row?.seq;
 }
 
 /**

@@ -149,6 +149,7 @@ export async function setEndpointSecret(
 
 // ── the delivery outbox ─────────────────────────────────────────────────────────────────
 
+/** A claimed delivery with its endpoint and its event (or its test event, sent as it is). */
 export type ClaimedDelivery = {
   id: string;
   attempts: number;
@@ -161,8 +162,15 @@ export type ClaimedDelivery = {
   eventCreatedAt: Date;
   dealId: string;
   milestoneId: string | null;
+  actorId: string | null;
   data: Record<string, unknown>;
+  object: Record<string, unknown> | null;
+  previousAttributes: Record<string, unknown> | null;
+  /** A test event (POST /api/webhooks/:id/test): the body is this object. */
+  testEvent: Record<string, unknown> | null;
 };
+
+const json = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T;
 
 /**
  * Takes up to `limit` due deliveries of enabled endpoints for `leaseSeconds`: whoever holds
@@ -194,15 +202,17 @@ export async function claimDueDeliveries(
         limit ${p.limit}
         for update of d skip locked
       )
-      returning id, attempts, created_at, endpoint_id, event_id
+      returning id, attempts, created_at, endpoint_id, event_id, test_event
     )
     select due.id, due.attempts, due.created_at, due.endpoint_id,
-           w.url, w.secret,
-           e.id as event_id, e.type as event_type, e.created_at as event_created_at,
-           e.deal_id, e.milestone_id, e.data
+           w.url, w.secret, due.test_event,
+           coalesce(e.id::text, due.test_event ->> 'id') as event_id,
+           coalesce(e.type, due.test_event ->> 'type') as event_type,
+           coalesce(e.created_at, (due.test_event ->> 'createdAt')::timestamptz) as event_created_at,
+           e.deal_id, e.milestone_id, e.actor_id, e.data, e.object, e.previous_attributes
     from due
     join webhook_endpoints w on w.id = due.endpoint_id
-    join deal_events e on e.id = due.event_id`);
+    left join deal_events e on e.id = due.event_id`);
   return rowsOf(rows).map((r) => ({
     id: r.id as string,
     attempts: Number(r.attempts),
@@ -213,9 +223,13 @@ export async function claimDueDeliveries(
     eventId: r.event_id as string,
     eventType: r.event_type as DealEventType,
     eventCreatedAt: new Date(r.event_created_at as string),
-    dealId: r.deal_id as string,
+    dealId: (r.deal_id as string | null) ?? "",
     milestoneId: (r.milestone_id as string | null) ?? null,
-    data: (typeof r.data === "string" ? JSON.parse(r.data) : r.data) as Record<string, unknown>,
+    actorId: (r.actor_id as string | null) ?? null,
+    data: json<Record<string, unknown> | null>(r.data) ?? {},
+    object: json<Record<string, unknown> | null>(r.object) ?? null,
+    previousAttributes: json<Record<string, unknown> | null>(r.previous_attributes) ?? null,
+    testEvent: json<Record<string, unknown> | null>(r.test_event) ?? null,
   }));
 }
 
@@ -226,14 +240,32 @@ export function rowsOf(result: unknown): Record<string, unknown>[] {
 }
 
 /** Delivered: never sent again by the drain (only an explicit resend sends it again). */
+/** What an attempt sent and what the receiver answered (the delivery log shows it). */
+export type Exchange = {
+  requestBody?: string;
+  responseHeaders?: Record<string, string> | null;
+  responseBody?: string | null;
+};
+
+const exchangeColumns = (x: Exchange = {}) =>
+  x.requestBody === undefined
+    ? {}
+    : {
+        requestBody: x.requestBody,
+        responseHeaders: x.responseHeaders ?? null,
+        responseBody: x.responseBody ?? null,
+      };
+
 export async function markDelivered(
   db: DbOrTx,
   id: string,
   statusCode: number,
+  exchange?: Exchange,
 ): Promise<WebhookDelivery | undefined> {
   const [row] = await db
     .update(webhookDeliveries)
     .set({
+      ...exchangeColumns(exchange),
       status: "delivered",
       deliveredAt: sql`now()`,
       lastStatusCode: statusCode,
@@ -259,11 +291,13 @@ export async function markAttemptFailed(
     statusCode: number | null;
     error: string;
     retryInSeconds: number | null;
+    exchange?: Exchange;
   },
 ): Promise<WebhookDelivery | undefined> {
   const [row] = await db
     .update(webhookDeliveries)
     .set({
+      ...exchangeColumns(p.exchange),
       status: p.retryInSeconds === null ? "failed" : "pending",
       nextAttemptAt:
         p.retryInSeconds === null

@@ -7,6 +7,7 @@ import {
   markDelivered,
 } from "@/db/queries/webhooks";
 import { env } from "@/lib/env";
+import { eventJson } from "@/lib/events/objects";
 import { log } from "@/lib/log";
 import { SafeFetchError, safeFetch } from "@/lib/net/safe-fetch";
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from "@/lib/webhooks/signature";
@@ -27,26 +28,41 @@ export function retryDelaySeconds(attempt: number): number {
   return Math.min(60 * 3 ** Math.max(0, attempt - 1), 8 * 3600);
 }
 
-/** The request body: the same bytes on every attempt (the event never changes). */
-export function webhookPayload(d: {
-  eventId: string;
-  eventType: string;
-  eventCreatedAt: Date;
-  dealId: string;
-  milestoneId: string | null;
-  data: Record<string, unknown>;
-}): string {
-  return JSON.stringify({
-    id: d.eventId,
-    type: d.eventType,
-    createdAt: d.eventCreatedAt.toISOString(),
-    data: { ...d.data, dealId: d.dealId, milestoneId: d.milestoneId },
-  });
+/**
+ * The request body: the event object of GET /api/events (lib/events/objects.ts), or the
+ * test event as it was made; the same bytes on every attempt (an event never changes).
+ */
+export function webhookPayload(d: ClaimedDelivery): string {
+  if (d.testEvent) return JSON.stringify(d.testEvent);
+  return JSON.stringify(
+    eventJson({
+      id: d.eventId,
+      type: d.eventType,
+      createdAt: d.eventCreatedAt,
+      dealId: d.dealId,
+      milestoneId: d.milestoneId,
+      actorId: d.actorId,
+      data: d.data,
+      object: d.object,
+      previousAttributes: d.previousAttributes,
+    }),
+  );
 }
 
-export type SendResult =
+/** How much of a receiver's answer the delivery log keeps. */
+export const RESPONSE_BODY_CAP = 2048;
+
+/** What one attempt sent and got back (for the delivery log). */
+export type AttemptExchange = {
+  requestBody: string;
+  responseHeaders: Record<string, string> | null;
+  responseBody: string | null;
+};
+
+export type SendResult = (
   | { ok: true; status: number }
-  | { ok: false; status: number | null; error: string };
+  | { ok: false; status: number | null; error: string }
+) & { exchange?: AttemptExchange };
 
 /** One POST to the endpoint through the safe fetcher (address checks, no redirects, time cap). */
 export async function sendDelivery(
@@ -55,6 +71,11 @@ export async function sendDelivery(
 ): Promise<SendResult> {
   const body = webhookPayload(d);
   const t = opts.nowSeconds ?? Math.floor(Date.now() / 1000);
+  const exchange = (res?: { headers: Record<string, string>; text(): string }) => ({
+    requestBody: body,
+    responseHeaders: res ? res.headers : null,
+    responseBody: res ? res.text().slice(0, RESPONSE_BODY_CAP) : null,
+  });
   try {
     const res = await safeFetch(d.url, {
       method: "POST",
@@ -69,12 +90,23 @@ export async function sendDelivery(
       maxBytes: 64 * 1024,
       maxRedirects: 0,
     });
-    if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status };
-    return { ok: false, status: res.status, error: `HTTP ${res.status}` };
+    if (res.status >= 200 && res.status < 300)
+      return { ok: true, status: res.status, exchange: exchange(res) };
+    return { ok: false, status: res.status, error: `HTTP ${res.status}`, exchange: exchange(res) };
   } catch (err) {
     if (err instanceof SafeFetchError)
-      return { ok: false, status: null, error: `${err.code}: ${err.message}` };
-    return { ok: false, status: null, error: `network_error: ${(err as Error).message}` };
+      return {
+        ok: false,
+        status: null,
+        error: `${err.code}: ${err.message}`,
+        exchange: exchange(),
+      };
+    return {
+      ok: false,
+      status: null,
+      error: `network_error: ${(err as Error).message}`,
+      exchange: exchange(),
+    };
   }
 }
 
@@ -86,7 +118,10 @@ export async function recordResult(
   d: ClaimedDelivery,
   result: SendResult,
 ): Promise<DeliveryOutcome> {
-  if (result.ok) return (await markDelivered(db, d.id, result.status)) ? "delivered" : "superseded";
+  if (result.ok)
+    return (await markDelivered(db, d.id, result.status, result.exchange))
+      ? "delivered"
+      : "superseded";
   const giveUp = d.attempts >= MAX_ATTEMPTS;
   const row = await markAttemptFailed(db, {
     id: d.id,
@@ -94,6 +129,7 @@ export async function recordResult(
     statusCode: result.status,
     error: result.error,
     retryInSeconds: giveUp ? null : retryDelaySeconds(d.attempts),
+    exchange: result.exchange,
   });
   if (!row) return "superseded";
   if (!giveUp) return "retrying";
