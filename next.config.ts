@@ -1,10 +1,14 @@
 import type { NextConfig } from "next";
-import { parseEnv } from "./lib/env";
+import { PHASE_PRODUCTION_BUILD } from "next/constants";
+import { assertProductionReady, isEmbedded, parseEnv } from "./lib/env";
 import { browserRpcOrigins, securityHeaders } from "./lib/security-headers";
 
 const env = parseEnv(process.env);
 
-const nextConfig: NextConfig = {
+export const nextConfig: NextConfig = {
+  // NEXT_DIST_DIR: a build of its own beside .next (the multi-instance test builds there).
+  distDir: env.NEXT_DIST_DIR,
+  typescript: { ignoreBuildErrors: env.BUILD_TYPECHECK === false },
   // `next dev` answers requests for its dev assets only from these hosts besides localhost:
   // opening the dev server at http://127.0.0.1:3000 (or APP_URL's host) works too.
   allowedDevOrigins: [...new Set(["127.0.0.1", "localhost", appHost(env.APP_URL)])].filter(
@@ -35,4 +39,13 @@ function appHost(url: string | undefined): string | undefined {
   }
 }
 
-export default nextConfig;
+/**
+ * A build for a deployment (not the embedded setup: a DATABASE_URL or a real chain) fails at
+ * once, naming each missing or malformed production setting, instead of deploying something
+ * that `next start` (instrumentation.ts) would refuse. Embedded builds are checked at start.
+ */
+export default function config(phase: string): NextConfig {
+  if (phase === PHASE_PRODUCTION_BUILD && !isEmbedded(env))
+    assertProductionReady({ ...env, NODE_ENV: "production" });
+  return nextConfig;
+}

@@ -3,12 +3,23 @@ import type { ReactNode } from "react";
 import { DemoIdentityBanner } from "@/components/demo-identity-banner";
 import { SessionProvider } from "@/components/session-provider";
 import { SiteHeader } from "@/components/site-header";
+import { appUrl } from "@/lib/env";
 import "./globals.css";
 
+const description =
+  "Brands hire creators for milestone deals. An AI checks each deliverable and USDC is paid on-chain in proportion to its score.";
+
 export const metadata: Metadata = {
+  // Absolute link previews (the Open Graph image in public/) on the deployment's own URL.
+  metadataBase: new URL(appUrl()),
   title: { default: "Milestone", template: "%s · Milestone" },
-  description:
-    "Brands hire creators for milestone deals. An AI checks each deliverable and USDC is paid on-chain in proportion to its score.",
+  description,
+  openGraph: {
+    siteName: "Milestone",
+    title: "Milestone",
+    description,
+    images: [{ url: "/og.png", width: 1200, height: 630, alt: "Milestone" }],
+  },
 };
 
 export const viewport: Viewport = {

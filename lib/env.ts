@@ -99,6 +99,23 @@ const schema = z.object({
    */
   TRUSTED_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   CRON_SECRET: optional,
+  /**
+   * Whether search engines may index the site (app/robots.ts). Off by default, so previews and
+   * staging stay out of search results: set it on the production deployment only.
+   */
+  SEARCH_INDEXING: bool.optional(),
+  /**
+   * Where `next build` writes and `next start` reads the build (next.config.ts distDir),
+   * relative to the project. Default `.next`; tests build elsewhere so as not to collide with it.
+   */
+  NEXT_DIST_DIR: z.string().min(1).default(".next"),
+  /**
+   * `0`: `next build` skips its TypeScript check (`npm run typecheck` runs the same check; the
+   * multi-instance test's build skips it to save minutes). On by default.
+   */
+  BUILD_TYPECHECK: bool.optional(),
+  /** Set by Vercel: this deployment's own host (`milestone-abc123.vercel.app`), no scheme. */
+  VERCEL_URL: optional,
 
   /**
    * Origins (comma-separated, e.g. `https://app.example.com,https://admin.example.com`) whose
@@ -191,7 +208,8 @@ export function dataDir(e: Env = env()): string {
 }
 
 export function appUrl(e: Env = env()): string {
-  return (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
+  const vercel = e.VERCEL_URL && `https://${e.VERCEL_URL}`;
+  return (e.APP_URL ?? vercel ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
 }
 
 /**
@@ -236,6 +254,9 @@ export function productionProblems(e: Env = env()): string[] {
   } catch (err) {
     problems.push((err as Error).message.replace(/^Invalid configuration: /, ""));
   }
+  // The reconcile cron (vercel.json) authenticates with it; only the embedded setup generates one.
+  if (!e.CRON_SECRET && !isEmbedded(e))
+    problems.push("CRON_SECRET is required in production (the reconcile cron's bearer secret)");
   if (e.AI_BASE_URL && !e.AI_MODEL) problems.push("AI_MODEL is required when AI_BASE_URL is set");
   if (e.RELAY_PROVIDER === "gelato" && (!e.RELAY_API_URL || !e.RELAY_API_KEY))
     problems.push("RELAY_API_URL and RELAY_API_KEY are required when RELAY_PROVIDER=gelato");

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, devIdpEnabled, isEmbedded, parseEnv, productionProblems } from "@/lib/env";
+import {
+  appUrl,
+  ConfigError,
+  devIdpEnabled,
+  isEmbedded,
+  parseEnv,
+  productionProblems,
+} from "@/lib/env";
 
 describe("configuration", () => {
   it("has embedded defaults for everything", () => {
@@ -38,8 +45,37 @@ describe("configuration", () => {
       "IDP_JWKS_URL",
       "IDP_ISSUER",
       "IDP_AUDIENCE",
+      "CRON_SECRET",
     ])
       expect(problems).toContain(name);
+  });
+
+  it("a deployment (not embedded) needs CRON_SECRET for the reconcile cron; the embedded setup generates one", () => {
+    const deployment = {
+      NODE_ENV: "production",
+      DATABASE_URL: "postgres://x@y/z",
+      AUTH_SECRET: "s".repeat(32),
+      DEV_IDP_ENABLED: "1",
+    };
+    expect(productionProblems(parseEnv(deployment))).toEqual([
+      "CRON_SECRET is required in production (the reconcile cron's bearer secret)",
+    ]);
+    expect(productionProblems(parseEnv({ ...deployment, CRON_SECRET: "c".repeat(32) }))).toEqual(
+      [],
+    );
+    expect(productionProblems(parseEnv({ NODE_ENV: "production", DEV_IDP_ENABLED: "1" }))).toEqual(
+      [],
+    );
+  });
+
+  it("APP_URL defaults to the Vercel deployment's own URL there", () => {
+    expect(appUrl(parseEnv({ VERCEL_URL: "milestone-abc.vercel.app" }))).toBe(
+      "https://milestone-abc.vercel.app",
+    );
+    expect(appUrl(parseEnv({ VERCEL_URL: "x.vercel.app", APP_URL: "https://a.example/" }))).toBe(
+      "https://a.example",
+    );
+    expect(appUrl(parseEnv({ PORT: "4000" }))).toBe("http://localhost:4000");
   });
 
   it("refuses the dev identity provider in production unless explicitly enabled", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
 import { browserRpcOrigins, contentSecurityPolicy } from "@/lib/security-headers";
-import nextConfig from "@/next.config";
+import { nextConfig } from "@/next.config";
 
 // The headers next.config.ts puts on every page and API response. (That the app really
 // passes its CSP is checked in a browser: the e2e journeys run under it.)
