@@ -82,7 +82,7 @@ describe("a cancel racing a gasless funding", () => {
       await expectAgrees(d, `${note}, after reconcile`);
     }
     console.log("cancel vs gasless funding outcomes:", Object.fromEntries(outcomes));
-  });
+  }, 180_000); // 18 rounds of real sends: ~10 s alone, minutes on a busy two-core machine
 });
 
 describe("concurrent posts of one valid authorization", () => {
