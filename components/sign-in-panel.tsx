@@ -5,7 +5,6 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useEffect, useState } from "react";
 import { useSession } from "@/components/session-provider";
 import {
-  apiFetch,
   dashboardPath,
   errorMessage,
   type ProfileType,
@@ -13,12 +12,22 @@ import {
   type User,
 } from "@/lib/client/api";
 
-// The sign-in page's body. With the dev identity provider (the embedded setup) it is that
-// provider's form: e-mail and role → POST /api/dev/id-token → POST /api/auth/session. With
-// a real provider, that provider's own flow yields the ID token, which is posted the same
-// way: through window.milestoneSignIn(idToken) or by pasting it here.
+// The sign-in page's body: the role, then the methods this deployment has configured
+// (app/sign-in/page.tsx says which). "Continue with <provider>" is the OpenID Connect
+// redirect through next-auth (lib/auth/web-sign-in.ts): /auth/csrf, then POST
+// /auth/signin/oidc, which answers the provider's authorization URL; the provider sends the
+// browser back to /auth/callback/oidc, which sets the session cookie and lands on `next` or
+// the role's dashboard. A provider's own SDK can still sign in with an ID token through
+// window.milestoneSignIn(idToken) (POST /api/auth/session).
 
-export type SignInMode = "dev" | "external" | "unconfigured";
+export type SignInMethods = {
+  /** The OpenID provider's name, when browser sign-in through one is configured. */
+  oidc: { name: string } | null;
+  /** E-mail links, delivered by the app's mailer. */
+  email: boolean;
+  /** Where the embedded setup's mail can be read (/dev/outbox), when it can. */
+  outbox: string | null;
+};
 
 declare global {
   interface Window {
@@ -27,21 +36,58 @@ declare global {
   }
 }
 
-export function SignInPanel({ mode, next }: { mode: SignInMode; next: string | null }) {
+const ERRORS: Record<string, string> = {
+  invalid_token: "The identity provider's answer did not check out. Please try again.",
+  unavailable: "The identity provider could not be reached. Please try again in a moment.",
+  sign_in_failed:
+    "The sign-in did not complete (it was cancelled, expired or answered for another request). Please try again.",
+  link_expired: "That sign-in link has expired. Ask for a new one below.",
+  link_used: "That sign-in link was already used (or never existed). Ask for a new one below.",
+  link_other_browser:
+    "That sign-in link was asked for in another browser. Open it there, or ask for a new one here.",
+  mail_failed: "The sign-in e-mail could not be sent. Please try again in a moment.",
+};
+const errorText = (code: string) => ERRORS[code] ?? ERRORS.sign_in_failed;
+
+/**
+ * Starts a sign-in through next-auth: its CSRF token, then POST /auth/signin/<provider>,
+ * which answers where to go next: the provider's authorization URL (oidc), or /sign-in
+ * ("check your e-mail", or ?error= when the mail could not be sent).
+ */
+async function startSignIn(provider: "oidc" | "email", fields: Record<string, string>) {
+  const csrf = await fetch("/auth/csrf", { credentials: "same-origin", cache: "no-store" });
+  if (!csrf.ok) throw new Error(`The server answered ${csrf.status}.`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await fetch(`/auth/signin/${provider}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ ...fields, csrfToken, json: "true" }),
+  });
+  const { url } = (await res.json().catch(() => ({}))) as { url?: string };
+  if (!res.ok || !url) throw new Error(errorText("unavailable"));
+  const next = new URL(url, window.location.href);
+  if (next.searchParams.has("error"))
+    throw new Error(errorText(provider === "email" ? "mail_failed" : "unavailable"));
+  return next.toString();
+}
+
+export function SignInPanel({
+  methods,
+  next,
+  error: initialError,
+}: {
+  methods: SignInMethods;
+  next: string | null;
+  error: string | null;
+}) {
   const session = useSession();
   const router = useRouter();
   const [role, setRole] = useState<ProfileType>("creator");
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  // Login never switches an existing user's role (POST /api/auth/role does); the form
-  // honours the role picked here by switching explicitly after signing in.
-  async function finish(idToken: string, chosen: ProfileType): Promise<User> {
-    let user = await session.signIn(idToken, chosen);
-    if (user.profileType !== chosen) user = await session.setRole(chosen);
-    router.push(next ?? dashboardPath(user.profileType));
-    return user;
-  }
+  const [error, setError] = useState<string | null>(
+    initialError ? (errorText(initialError) ?? null) : null,
+  );
 
   const { signIn } = session;
   useEffect(() => {
@@ -55,25 +101,32 @@ export function SignInPanel({ mode, next }: { mode: SignInMode; next: string | n
     };
   }, [signIn, router, next]);
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const callbackUrl = next ?? dashboardPath(role);
+
+  async function continueWithOidc() {
     setBusy(true);
     setError(null);
     try {
-      let idToken = String(form.get("idToken") ?? "").trim();
-      if (mode === "dev") {
-        const res = await apiFetch<{ idToken: string }>("/api/dev/id-token", {
-          body: {
-            email: String(form.get("email") ?? "").trim(),
-            embeddedWallet: form.get("embeddedWallet") === "on",
-          },
-        });
-        idToken = res.idToken;
-      }
-      await finish(idToken, role);
+      window.location.assign(await startSignIn("oidc", { callbackUrl, role }));
     } catch (err) {
       setError(errorMessage(err));
+      setBusy(false);
+    }
+  }
+
+  async function sendLink(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const email = String(new FormData(event.currentTarget).get("email") ?? "").trim();
+    setBusy(true);
+    setError(null);
+    setSentTo(null);
+    try {
+      await startSignIn("email", { callbackUrl, role, email });
+      setSentTo(email);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
       setBusy(false);
     }
   }
@@ -114,65 +167,70 @@ export function SignInPanel({ mode, next }: { mode: SignInMode; next: string | n
     </fieldset>
   );
 
+  const none = !methods.oidc && !methods.email;
   return (
-    <section className="card stack" style={{ maxWidth: "32rem" }}>
+    <section className="card stack sign-in" style={{ maxWidth: "32rem" }}>
       <h1>Sign in</h1>
-      {mode === "unconfigured" ? (
+      {none ? (
         <div className="alert error" role="alert">
-          No identity provider is configured. Set IDP_JWKS_URL, IDP_ISSUER and IDP_AUDIENCE, or
-          enable the dev identity provider.
+          No sign-in method is configured. Set IDP_ISSUER, IDP_AUDIENCE, IDP_JWKS_URL and
+          OIDC_CLIENT_SECRET for an OpenID provider, or MAIL_TRANSPORT=http and MAIL_HTTP_URL for
+          e-mail links.
         </div>
       ) : (
-        <form className="stack" onSubmit={submit} aria-busy={busy}>
-          {mode === "dev" ? (
-            <>
-              <p className="muted small">
-                This demo signs you in with any e-mail address, no password needed. You can link a
-                payout wallet afterwards, on the Wallet page.
-              </p>
-              <label>
-                E-mail
-                <input name="email" type="email" required autoComplete="email" />
-              </label>
-              {roleField}
-              <label className="radio">
-                <input
-                  type="checkbox"
-                  name="embeddedWallet"
-                  aria-describedby="embedded-wallet-hint"
-                />
-                No browser wallet? Use an embedded wallet
-              </label>
-              <p id="embedded-wallet-hint" className="muted small embedded-hint">
-                You get a wallet without installing an extension, and payouts can go to it straight
-                away. In this demo its key is kept on this server.
-              </p>
-            </>
-          ) : (
-            <>
-              <p className="muted small">
-                Sign in with your identity provider. Its sign-in flow yields an ID token, which this
-                page posts to <code>/api/auth/session</code> (providers call{" "}
-                <code>window.milestoneSignIn(idToken)</code>). You can also paste a token here.
-              </p>
-              <label>
-                ID token
-                <textarea name="idToken" required spellCheck={false} />
-              </label>
-              {roleField}
-            </>
-          )}
+        <div className="stack" aria-busy={busy}>
+          {roleField}
           {error && (
             <div className="alert error" role="alert">
               {error}
             </div>
           )}
-          <div className="row">
-            <button className="btn" type="submit" disabled={busy || session.status === "loading"}>
-              {busy ? "Signing in…" : "Sign in"}
-            </button>
-          </div>
-        </form>
+          {methods.oidc && (
+            <div className="stack">
+              <button
+                className="btn"
+                type="button"
+                onClick={continueWithOidc}
+                disabled={busy || session.status === "loading"}
+              >
+                {busy ? "Redirecting…" : `Continue with ${methods.oidc.name}`}
+              </button>
+              <p className="muted small">
+                You sign in on {methods.oidc.name}&apos;s own page and come back here. You can link
+                a payout wallet afterwards, on the Wallet page.
+              </p>
+            </div>
+          )}
+          {methods.oidc && methods.email && <p className="or-divider muted small">or</p>}
+          {methods.email && (
+            <form className="stack" onSubmit={sendLink}>
+              <label>
+                E-mail address
+                <input name="email" type="email" required autoComplete="email" />
+              </label>
+              <div className="row">
+                <button
+                  className={methods.oidc ? "btn secondary" : "btn"}
+                  type="submit"
+                  disabled={busy || session.status === "loading"}
+                >
+                  E-mail me a sign-in link
+                </button>
+              </div>
+              {sentTo && (
+                <div className="alert ok" role="status" data-testid="link-sent">
+                  We sent a sign-in link to <strong>{sentTo}</strong>. Open it in this browser
+                  within 15 minutes.{" "}
+                  {methods.outbox && (
+                    <>
+                      This demo keeps mail in the <a href={methods.outbox}>local outbox</a>.
+                    </>
+                  )}
+                </div>
+              )}
+            </form>
+          )}
+        </div>
       )}
     </section>
   );

@@ -70,6 +70,34 @@ export const walletNonces = pgTable("wallet_nonces", {
 });
 
 /**
+ * E-mail sign-in links (lib/auth/email-link.ts): the token's hash (never the token), the
+ * address, and the hash of the nonce cookie of the browser that asked. Deleted on use.
+ */
+export const signInLinks = pgTable(
+  "sign_in_links",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    email: text("email").notNull(),
+    browserHash: text("browser_hash").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sign_in_links_expires_idx").on(t.expiresAt)],
+);
+
+/** Sign-In with Ethereum nonces for signing in (no user yet), bound to the asking browser. */
+export const signInNonces = pgTable(
+  "sign_in_nonces",
+  {
+    nonce: text("nonce").primaryKey(),
+    browserHash: text("browser_hash").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sign_in_nonces_expires_idx").on(t.expiresAt)],
+);
+
+/**
  * `unfunded` until the escrow holds the budget; `open` = funded, nobody has taken it;
  * `active` = a creator took it (assigned on-chain); `expired` = past its deadline and grace
  * with money returned to the brand.
@@ -733,9 +761,8 @@ export const emailOutbox = pgTable(
   "email_outbox",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    /** Null for a sign-in link to an address with no account yet. */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
     eventId: uuid("event_id").references(() => dealEvents.id, { onDelete: "cascade" }),
     toAddress: text("to_address").notNull(),
     subject: text("subject").notNull(),

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { signInThroughDemoId } from "./journey";
 
 // API keys in the browser: a signed-in user creates a key on Settings → API keys, sees it once,
 // the key works as a bearer, the list shows it (never the secret again), and revoking it
@@ -7,10 +8,12 @@ import { expect, test } from "@playwright/test";
 
 test("create an API key, use it, see it listed, revoke it", async ({ page, context, request }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  await page.goto("/sign-in?next=/settings/keys");
-  await page.getByLabel("E-mail").fill(`keys-${Date.now()}@example.test`);
-  await page.getByLabel("Brand").check();
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signInThroughDemoId(
+    page,
+    "/sign-in?next=/settings/keys",
+    `keys-${Date.now()}@example.test`,
+    "Brand",
+  );
   await expect(page).toHaveURL(/\/settings\/keys$/);
 
   await expect(page.getByRole("heading", { name: "API keys", level: 1 })).toBeVisible();
@@ -51,11 +54,9 @@ test("create an API key, use it, see it listed, revoke it", async ({ page, conte
 });
 
 test("a creator without a browser wallet signs in with the embedded wallet", async ({ page }) => {
-  await page.goto("/sign-in");
-  await page.getByLabel("E-mail").fill(`embedded-${Date.now()}@example.test`);
-  await page.getByLabel("Creator").check();
-  await page.getByLabel("No browser wallet? Use an embedded wallet").check();
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signInThroughDemoId(page, "/sign-in", `embedded-${Date.now()}@example.test`, "Creator", {
+    embeddedWallet: true,
+  });
   await expect(page).toHaveURL(/\/creator$/);
   const me = await (await page.request.get("/api/auth/me")).json();
   expect(me.user.walletAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { DEMO_ID_BUTTON, signInThroughDemoId } from "./journey";
 
 // Sign-in journey on the embedded setup (dev identity provider): sign in as a creator,
 // survive a reload, switch role, sign out.
@@ -9,10 +10,8 @@ test("a creator signs in, stays signed in across a reload, switches role and sig
   const email = `e2e-${Date.now()}@example.test`;
   await page.goto("/sign-in");
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Creator").check();
   await page.screenshot({ path: "e2e/screenshots/sign-in.png", fullPage: true });
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signInThroughDemoId(page, "/sign-in", email, "Creator");
 
   await expect(page).toHaveURL(/\/creator$/);
   const menu = page.getByTestId("account-menu");
@@ -45,7 +44,7 @@ test("a creator signs in, stays signed in across a reload, switches role and sig
 
 test("the sign-in hook reports the API's error code for a bad identity token", async ({ page }) => {
   await page.goto("/sign-in");
-  await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
+  await expect(page.getByRole("button", { name: DEMO_ID_BUTTON })).toBeEnabled();
   const code = await page.evaluate(async () => {
     try {
       await window.milestoneSignIn?.("not-a-token");
@@ -68,18 +67,22 @@ test("signing in never follows ?next= off the app's origin", async ({ page, base
   ];
   for (const [i, next] of hostile.entries()) {
     await page.context().clearCookies();
-    await page.goto(`/sign-in?next=${next}`);
-    await page.getByLabel("E-mail").fill(`e2e-next-${i}-${Date.now()}@example.test`);
-    await page.getByLabel("Creator").check();
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await signInThroughDemoId(
+      page,
+      `/sign-in?next=${next}`,
+      `e2e-next-${i}-${Date.now()}@example.test`,
+      "Creator",
+    );
     await expect(page).toHaveURL(/\/creator$/);
     expect(new URL(page.url()).origin).toBe(origin);
   }
   // A same-origin path is still honoured.
   await page.context().clearCookies();
-  await page.goto(`/sign-in?next=${encodeURIComponent("/docs")}`);
-  await page.getByLabel("E-mail").fill(`e2e-next-ok-${Date.now()}@example.test`);
-  await page.getByLabel("Creator").check();
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signInThroughDemoId(
+    page,
+    `/sign-in?next=${encodeURIComponent("/docs")}`,
+    `e2e-next-ok-${Date.now()}@example.test`,
+    "Creator",
+  );
   await expect(page).toHaveURL(/\/docs$/);
 });

@@ -31,17 +31,40 @@ export const short = (address: string) => `${address.slice(0, 6)}…${address.sl
 
 export type Role = "Brand" | "Creator";
 
-/** Fills the sign-in form of `page` and waits for the role's dashboard. */
-export async function signInOn(page: Page, email: string, role: Role): Promise<void> {
-  await page.goto("/sign-in");
-  await page.getByLabel("E-mail").fill(email);
+export const DEMO_ID_BUTTON = "Continue with Milestone demo ID";
+
+/**
+ * Signs `page` in from `signInUrl` (a /sign-in URL, with ?next= when wanted) the way a person
+ * does with the embedded OpenID provider: picks the role, "Continue with Milestone demo ID",
+ * the provider's login page (e-mail, optionally its embedded wallet), its consent page, and
+ * back to the app. The caller waits for where it lands.
+ */
+export async function signInThroughDemoId(
+  page: Page,
+  signInUrl: string,
+  email: string,
+  role: Role,
+  opts: { embeddedWallet?: boolean } = {},
+): Promise<void> {
+  await page.goto(signInUrl);
   await page.getByLabel(role, { exact: true }).check();
+  await page.getByRole("button", { name: DEMO_ID_BUTTON }).click();
+  await page.waitForURL(/\/interaction\//);
+  await page.getByLabel("E-mail", { exact: true }).fill(email);
+  if (opts.embeddedWallet)
+    await page.getByLabel("No browser wallet? Use an embedded wallet").check();
   await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Allow" }).click();
+}
+
+/** Signs `page` in as `email` with `role` and waits for the role's dashboard. */
+export async function signInOn(page: Page, email: string, role: Role): Promise<void> {
+  await signInThroughDemoId(page, "/sign-in", email, role);
   await expect(page).toHaveURL(role === "Brand" ? /\/brand$/ : /\/creator$/);
 }
 
 /**
- * Signs `page` in as `email` with `role` through the dev provider with the embedded wallet
+ * Signs `page` in as `email` with `role` through the demo provider with the embedded wallet
  * ("No browser wallet? Use an embedded wallet"): no browser wallet at all. Waits for the
  * role's dashboard, or for `next` when given (the sign-in URL carries it).
  */
@@ -51,12 +74,13 @@ export async function signInWithEmbeddedWallet(
   role: Role,
   next?: string,
 ): Promise<void> {
-  await page.goto(next ? `/sign-in?next=${encodeURIComponent(next)}` : "/sign-in");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel(role, { exact: true }).check();
-  await page.getByLabel("No browser wallet? Use an embedded wallet").check();
-  await page.getByRole("button", { name: "Sign in" }).click();
-  // (the sign-in URL itself ends in `next`: wait for the page's path)
+  await signInThroughDemoId(
+    page,
+    next ? `/sign-in?next=${encodeURIComponent(next)}` : "/sign-in",
+    email,
+    role,
+    { embeddedWallet: true },
+  );
   if (next) await page.waitForURL((url) => url.pathname === next);
   else await expect(page).toHaveURL(role === "Brand" ? /\/brand$/ : /\/creator$/);
 }

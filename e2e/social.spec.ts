@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { signInThroughDemoId } from "./journey";
 import { publishOnSandbox, verifySandboxHandle } from "./sandbox";
 
 // The sandbox platform of the embedded default: a creator publishes a post, its page and
@@ -11,10 +12,7 @@ test("a creator publishes on the sandbox, sees the post and its handle, and dele
 }) => {
   const stamp = Date.now();
   const page = await (await browser.newContext()).newPage();
-  await page.goto("/sign-in");
-  await page.getByLabel("E-mail").fill(`social-${stamp}@example.test`);
-  await page.getByLabel("Creator", { exact: true }).check();
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signInThroughDemoId(page, "/sign-in", `social-${stamp}@example.test`, "Creator");
   await expect(page).toHaveURL(/\/creator$/);
 
   const handle = `social${stamp}`;

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { signInThroughDemoId } from "./journey";
 
 // The wallet journey on the embedded setup: a creator signs in, connects wagmi's mock
 // connector for an anvil dev account the server never uses (account 9), links it by
@@ -24,10 +25,12 @@ test("a creator connects a wallet, links it, drips 2.00 USDC and sees it in the 
     window.__MILESTONE_E2E_WALLET__ = address;
   }, TEST_WALLET);
 
-  await page.goto("/sign-in?next=/wallet");
-  await page.getByLabel("E-mail").fill(`wallet-${Date.now()}@example.test`);
-  await page.getByLabel("Creator").check();
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signInThroughDemoId(
+    page,
+    "/sign-in?next=/wallet",
+    `wallet-${Date.now()}@example.test`,
+    "Creator",
+  );
   await expect(page).toHaveURL(/\/wallet$/);
 
   const panel = page.getByTestId("wallet-panel");

@@ -62,6 +62,19 @@ const schema = z.object({
   /** Claim holding the wallet: a string claim (`wallet_address`, `wallet`) or Web3Auth's `wallets` list. */
   IDP_WALLET_CLAIM: z.string().min(1).default("wallet_address"),
   DEV_IDP_ENABLED: bool.optional(),
+  /** Where the embedded OpenID provider (scripts/dev.ts) listens: its issuer URL. */
+  DEV_IDP_URL: optionalUrl,
+  /**
+   * Browser sign-in with the configured provider (IDP_ISSUER, client id IDP_AUDIENCE): its
+   * client secret. Set, /sign-in offers "Continue with OIDC_PROVIDER_NAME" (code + PKCE).
+   */
+  OIDC_CLIENT_SECRET: optional,
+  OIDC_PROVIDER_NAME: z.string().min(1).default("your identity provider"),
+  OIDC_SCOPES: z.string().min(1).default("openid email profile"),
+  /** The algorithm the provider signs ID tokens with (its discovery document lists them). */
+  OIDC_ID_TOKEN_ALG: z.enum(["RS256", "ES256", "EdDSA"]).default("RS256"),
+  /** "Sign in with Ethereum" on /sign-in (EIP-4361, for people whose identity is a wallet). On by default. */
+  SIWE_SIGN_IN: bool.optional(),
   SESSION_MAX_AGE_SECONDS: z.coerce
     .number()
     .int()
@@ -220,6 +233,30 @@ export function appUrl(e: Env = env()): string {
 export function devIdpEnabled(e: Env = env()): boolean {
   if (e.DEV_IDP_ENABLED !== undefined) return e.DEV_IDP_ENABLED;
   return !isProduction(e);
+}
+
+/** The embedded OpenID provider's issuer: DEV_IDP_URL, else APP_URL's host on PORT + 1. */
+export function devIdpUrl(e: Env = env()): string {
+  if (e.DEV_IDP_URL) return e.DEV_IDP_URL.replace(/\/$/, "");
+  const url = new URL(appUrl(e));
+  url.port = String(Number(url.port || (url.protocol === "https:" ? 443 : 80)) + 1);
+  return url.origin;
+}
+
+/** The local outbox page (/dev/outbox): the embedded setup with the dev provider on and outbox mail. */
+export function outboxPageShown(e: Env = env()): boolean {
+  return isEmbedded(e) && devIdpEnabled(e) && e.MAIL_TRANSPORT === "outbox";
+}
+
+/** Signing in with a wallet (SIWE_SIGN_IN, on unless set off). */
+export const siweSignInEnabled = (e: Env = env()) => e.SIWE_SIGN_IN ?? true;
+
+/**
+ * next-auth 4 takes its public base URL from process.env.NEXTAUTH_URL alone: set it here
+ * from APP_URL and the path its routes are mounted at (lib/auth/web-sign-in.ts).
+ */
+export function setNextAuthUrl(basePath: string, e: Env = env()): void {
+  process.env.NEXTAUTH_URL = `${appUrl(e)}${basePath}`;
 }
 
 /**

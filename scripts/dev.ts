@@ -11,6 +11,10 @@
 //                  and overdue timers and unfinished payments then move on their own, as
 //                  the cron route makes them move in production
 //
+// While the dev identity provider is on (always under `next dev`; under --prod only with
+// DEV_IDP_ENABLED), it also runs the embedded OpenID provider (lib/auth/dev-oidc-provider.ts)
+// at DEV_IDP_URL (default: APP_URL's host on PORT + 1), in this process.
+//
 // Stopping it by any signal it can catch (Ctrl-C, SIGTERM, SIGHUP, SIGQUIT), or a crash,
 // stops everything it started: the build, next (with the worker processes it forks) and
 // anvil. A SIGKILL cannot be caught: killing the whole process group (as Playwright does)
@@ -21,12 +25,13 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { privateKeyToAccount } from "viem/accounts";
+import { startDevOidcProvider } from "@/lib/auth/dev-oidc-provider";
 import { devAccountKey, rpcAnswers, startAnvil } from "@/lib/chain/anvil";
 import { chainByName } from "@/lib/chain/chains";
 import { localDeploymentFile } from "@/lib/chain/config";
 import { ensureLocalDeployment } from "@/lib/chain/deploy";
 import { cronSecret } from "@/lib/cron";
-import { childEnv, dataDir, env } from "@/lib/env";
+import { childEnv, dataDir, devIdpEnabled, env } from "@/lib/env";
 
 const { values: args } = parseArgs({
   options: {
@@ -185,6 +190,12 @@ async function main() {
   const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
   const port = String(e.PORT);
   const childVars = { ...chainEnv, DATA_DIR: dir, PORT: port };
+  // The child's view: `next start` runs in production, `next dev` does not.
+  if (devIdpEnabled({ ...e, NODE_ENV: args.prod ? "production" : "development" })) {
+    const idp = await startDevOidcProvider({ e: { ...e, DATA_DIR: dir } });
+    cleanups.push(() => idp.close());
+    console.log(`[dev] OpenID provider (demo sign-in) at ${idp.issuer}`);
+  }
 
   if (args.prod) {
     const build = run(process.execPath, [nextBin, "build"], childVars);

@@ -1,18 +1,20 @@
 import type { Metadata } from "next";
-import { type SignInMode, SignInPanel } from "@/components/sign-in-panel";
-import { identityConfig, usesDevIdentityProvider } from "@/lib/auth/identity";
+import { type SignInMethods, SignInPanel } from "@/components/sign-in-panel";
 import { safeNextPath } from "@/lib/auth/safe-next";
+import { signInMethods } from "@/lib/auth/web-sign-in";
+import { outboxPageShown } from "@/lib/env";
 
 export const metadata: Metadata = { title: "Sign in" };
-// Which provider signs users in is runtime configuration, not a build-time fact.
+// Which methods sign users in is runtime configuration, not a build-time fact.
 export const dynamic = "force-dynamic";
 
-function signInMode(): SignInMode {
-  try {
-    return usesDevIdentityProvider(identityConfig()) ? "dev" : "external";
-  } catch {
-    return "unconfigured";
-  }
+function methods(): SignInMethods {
+  const { oidc, email } = signInMethods();
+  return {
+    oidc: oidc ? { name: oidc.name } : null,
+    email,
+    outbox: email && outboxPageShown() ? "/dev/outbox" : null,
+  };
 }
 
 export default async function SignInPage({
@@ -20,6 +22,12 @@ export default async function SignInPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { next } = await searchParams;
-  return <SignInPanel mode={signInMode()} next={safeNextPath(next)} />;
+  const { next, error } = await searchParams;
+  return (
+    <SignInPanel
+      methods={methods()}
+      next={safeNextPath(next)}
+      error={typeof error === "string" ? error.slice(0, 64) : null}
+    />
+  );
 }

@@ -11,24 +11,37 @@ import {
 import { type Address, type Hex, isAddressEqual } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { readOrCreateSecretFile } from "@/lib/auth/local-secrets";
-import { appUrl, dataDir, devIdpEnabled, env } from "@/lib/env";
+import { appUrl, dataDir, devIdpEnabled, devIdpUrl, env } from "@/lib/env";
 import { notFound } from "@/lib/errors";
 import { ROUTE_ACCESS, routeAccess, toErrorResponse } from "@/lib/http";
 
-// The dev identity provider: a local OIDC-style issuer for the embedded setup and tests.
-// It signs ID tokens with a P-256 key generated once under DATA_DIR and publishes the public
-// half at /api/dev/jwks. Its tokens are checked by the same verifier as a real provider's
-// (lib/auth/identity.ts); nothing here is trusted by the session endpoint directly.
+// The dev identity provider: the embedded setup's OpenID provider (lib/auth/dev-oidc-provider.ts,
+// panva's oidc-provider, started by scripts/dev.ts at DEV_IDP_URL) and its keys. It signs ID
+// tokens with a P-256 key generated once under DATA_DIR and publishes the public half at
+// $DEV_IDP_URL/jwks (and /api/dev/jwks). POST /api/dev/id-token mints tokens as that same
+// issuer, with that key, for scripts and tests. Its tokens are checked by the same verifier
+// as a real provider's (lib/auth/identity.ts); nothing here is trusted by the session
+// endpoint directly.
 
 export const DEV_IDP_AUDIENCE = "milestone-dev";
 const DEV_IDP_ALG = "ES256";
 const TOKEN_LIFETIME = "10m";
 
-export const devIdpIssuer = (e = env()) => `${appUrl(e)}/api/dev`;
-export const devIdpJwksUrl = (e = env()) => `${appUrl(e)}/api/dev/jwks`;
+export const devIdpIssuer = (e = env()) => devIdpUrl(e);
+/** The provider's own JWKS route (oidc-provider's default path). */
+export const devIdpJwksUrl = (e = env()) => `${devIdpUrl(e)}/jwks`;
 export const devIdpKeyFile = (dir: string = dataDir()) => path.join(dir, "dev-idp-key.json");
+export const devIdpClientSecretFile = (dir: string = dataDir()) =>
+  path.join(dir, "dev-idp-client-secret");
 
-type DevKey = { kid: string; privateKey: CryptoKey; publicJwk: JWK };
+/** The app's client secret at the embedded provider (client id DEV_IDP_AUDIENCE). */
+export const devIdpClientSecret = () =>
+  readOrCreateSecretFile(devIdpClientSecretFile(), () => randomBytes(32).toString("base64url"));
+
+/** Where the embedded provider sends the browser back: next-auth's callback (lib/auth/web-sign-in.ts). */
+export const devIdpRedirectUri = (e = env()) => `${appUrl(e)}/auth/callback/oidc`;
+
+type DevKey = { kid: string; privateKey: CryptoKey; publicJwk: JWK; privateJwk: JWK };
 
 const keys = new Map<string, Promise<DevKey>>();
 
@@ -42,7 +55,13 @@ async function loadKey(file: string): Promise<DevKey> {
   const { d: _private, ...publicJwk } = privateJwk;
   const kid = await calculateJwkThumbprint(publicJwk);
   const privateKey = (await importJWK(privateJwk, DEV_IDP_ALG)) as CryptoKey;
-  return { kid, privateKey, publicJwk: { ...publicJwk, kid, alg: DEV_IDP_ALG, use: "sig" } };
+  const meta = { kid, alg: DEV_IDP_ALG, use: "sig" };
+  return {
+    kid,
+    privateKey,
+    publicJwk: { ...publicJwk, ...meta },
+    privateJwk: { ...privateJwk, ...meta },
+  };
 }
 
 function devKey(): Promise<DevKey> {
@@ -60,6 +79,13 @@ function devKey(): Promise<DevKey> {
 export async function devIdpJwks(): Promise<JSONWebKeySet> {
   return { keys: [(await devKey()).publicJwk] };
 }
+
+/** The signing key (private) for the embedded OpenID provider's `jwks` setting. */
+export async function devIdpSigningJwk(): Promise<JWK> {
+  return (await devKey()).privateJwk;
+}
+
+export const DEV_IDP_SIGNING_ALG = DEV_IDP_ALG;
 
 /** A stable subject per e-mail, so signing in again with one address is the same user. */
 export const devIdpSubject = (email: string) => `dev|${email.trim().toLowerCase()}`;

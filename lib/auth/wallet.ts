@@ -84,8 +84,12 @@ export async function issueWalletNonce(
 const badMessage = (message: string, reason: string) =>
   new AppError("invalid_request", message, { details: { reason } });
 
-/** Checks the message text itself (not the nonce's state); returns its nonce. */
-function checkMessage(message: string, address: Address, now: Date): string {
+/**
+ * Checks the message text itself (not the nonce's state): a SIWE message for this site and
+ * `address`, with a nonce and an expiry, valid at `now`. Returns its nonce. Also used for
+ * signing in with a wallet (lib/auth/siwe-sign-in.ts).
+ */
+export function checkSiweMessage(message: string, address: Address, now: Date): string {
   const fields = parseSiweMessage(message);
   if (!fields.address || !fields.nonce || !fields.expirationTime)
     throw badMessage(
@@ -117,6 +121,24 @@ async function nonceProblem(
   return badMessage("The nonce cannot be used.", "nonce_invalid");
 }
 
+/** Throws 401 invalid_signature unless `signature` is `address`'s (EOA) over `message`. */
+export async function verifyWalletSignature(p: {
+  address: Address;
+  message: string;
+  signature: `0x${string}`;
+}): Promise<void> {
+  const valid = await verifyMessage({
+    address: p.address,
+    message: p.message,
+    signature: p.signature,
+  }).catch(() => false);
+  if (!valid)
+    throw new AppError(
+      "invalid_signature",
+      "The signature does not match the address and message.",
+    );
+}
+
 const walletTaken = () =>
   new AppError("wallet_taken", "This wallet is already linked to another account.");
 
@@ -130,17 +152,8 @@ export async function linkWallet(
   p: { userId: string; address: Address; message: string; signature: `0x${string}`; now?: Date },
 ): Promise<User> {
   const now = p.now ?? new Date();
-  const nonce = checkMessage(p.message, p.address, now);
-  const valid = await verifyMessage({
-    address: p.address,
-    message: p.message,
-    signature: p.signature,
-  }).catch(() => false);
-  if (!valid)
-    throw new AppError(
-      "invalid_signature",
-      "The signature does not match the address and message.",
-    );
+  const nonce = checkSiweMessage(p.message, p.address, now);
+  await verifyWalletSignature(p);
   const holder = await findUserIdByWallet(db, p.address);
   if (holder && holder !== p.userId) throw walletTaken();
   try {

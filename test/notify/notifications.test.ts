@@ -55,7 +55,7 @@ async function emailedUsers(dealId: string): Promise<string[]> {
     .from(emailOutbox)
     .innerJoin(dealEvents, eq(dealEvents.id, emailOutbox.eventId))
     .where(eq(dealEvents.dealId, dealId));
-  return rows.map((r) => r.userId).sort();
+  return rows.map((r) => String(r.userId)).sort();
 }
 
 const unread = async (u: TestUser) =>

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { recentEmails } from "@/db/queries/notifications";
 import { getDb } from "@/lib/db";
-import { devIdpEnabled, env, isEmbedded } from "@/lib/env";
+import { outboxPageShown } from "@/lib/env";
 
 export const metadata: Metadata = { title: "Local e-mail outbox" };
 export const dynamic = "force-dynamic";
@@ -12,15 +12,15 @@ export const dynamic = "force-dynamic";
 // with the dev identity provider on (where anyone may sign in as anyone anyway); a 404
 // everywhere else, since it shows every user's mail.
 export default async function DevOutboxPage() {
-  if (!isEmbedded() || !devIdpEnabled() || env().MAIL_TRANSPORT !== "outbox") notFound();
+  if (!outboxPageShown()) notFound();
   const mails = await recentEmails(await getDb(), 100);
   return (
     <section className="stack" aria-labelledby="outbox-title">
       <h1 id="outbox-title">Local e-mail outbox</h1>
       <p className="muted">
-        The last {mails.length} notification e-mails. They are sent by the reconcile routine (
-        <code>npm run reconcile</code> or <code>GET /api/cron/reconcile</code>); pending ones get
-        their text when they are sent.
+        The last {mails.length} e-mails (notifications and sign-in links). They are sent by the
+        reconcile routine (<code>npm run reconcile</code> or <code>GET /api/cron/reconcile</code>);
+        pending ones get their text when they are sent.
       </p>
       {mails.length === 0 && <p className="empty">No e-mails yet.</p>}
       <ul className="inbox-list">

@@ -1,0 +1,95 @@
+import { expect, test } from "@playwright/test";
+import { DEMO_ID_BUTTON, screenshots } from "./journey";
+
+// Browser sign-in the production way, against the embedded OpenID provider (oidc-provider,
+// run by scripts/dev.ts beside the app): /sign-in → the provider's own login page → its
+// consent page → the app's callback (code + PKCE, state, nonce) → the role's dashboard.
+
+test("signs in through the OpenID provider's real login and consent pages", async ({
+  page,
+  baseURL,
+}) => {
+  const email = `oidc-${Date.now()}@example.test`;
+  await page.goto("/sign-in");
+  await page.getByLabel("Brand", { exact: true }).check();
+  await screenshots(page, "sign-in-methods");
+
+  await page.getByRole("button", { name: DEMO_ID_BUTTON }).click();
+  // The provider's own origin: its login page, then its consent page.
+  await page.waitForURL(/\/interaction\//);
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  const provider = new URL(page.url());
+  expect(provider.origin).not.toBe(new URL(baseURL ?? "http://x").origin);
+  expect(provider.pathname).toMatch(/^\/interaction\//);
+  await screenshots(page, "oidc-login");
+  await page.getByLabel("E-mail", { exact: true }).fill(email);
+  await page.getByLabel("No browser wallet? Use an embedded wallet").check();
+  await page.getByRole("button", { name: "Sign in" }).click();
+
+  await expect(
+    page.getByRole("heading", { name: "Allow Milestone to sign you in?" }),
+  ).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+  await screenshots(page, "oidc-consent");
+  await page.getByRole("button", { name: "Allow" }).click();
+
+  await expect(page).toHaveURL(/\/brand$/);
+  const menu = page.getByTestId("account-menu");
+  await expect(menu.getByTestId("account-email")).toHaveText(email);
+  await expect(menu.getByTestId("account-role")).toHaveText("Brand");
+  const me = await (await page.request.get("/api/auth/me")).json();
+  expect(me.user).toMatchObject({ email, profileType: "organization" });
+  expect(me.user.walletAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  // Only the app's session cookie: next-auth's own session is never handed out.
+  const names = (await page.context().cookies()).map((c) => c.name);
+  expect(names).toContain("milestone.session-token");
+  expect(names.some((n) => n.includes("next-auth.session-token"))).toBe(false);
+  await screenshots(page, "oidc-signed-in-brand");
+});
+
+test("cancelling at the provider comes back to /sign-in with a message", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.getByRole("button", { name: DEMO_ID_BUTTON }).click();
+  await page.waitForURL(/\/interaction\//);
+  await page.getByLabel("E-mail", { exact: true }).fill(`cancel-${Date.now()}@example.test`);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(/\/sign-in\?error=/);
+  await expect(page.getByRole("alert").filter({ hasText: "did not complete" })).toBeVisible();
+  expect((await page.request.get("/api/auth/me")).status()).toBe(401);
+});
+
+test("signs in with an e-mail link read from the outbox", async ({ page, browser }) => {
+  const email = `link-${Date.now()}@example.test`;
+  await page.goto("/sign-in");
+  await page.getByLabel("Creator", { exact: true }).check();
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByRole("button", { name: "E-mail me a sign-in link" }).click();
+  const sent = page.getByTestId("link-sent");
+  await expect(sent).toContainText(email);
+  await screenshots(page, "email-link-sent");
+
+  await sent.getByRole("link", { name: "local outbox" }).click();
+  const mail = page.getByTestId("outbox-mail").filter({ hasText: email }).first();
+  await expect(mail).toContainText("Your Milestone sign-in link");
+  await screenshots(page, "email-link-outbox");
+  const link = /(http\S+\/auth\/callback\/email\?\S+)/.exec((await mail.textContent()) ?? "")?.[1];
+  expect(link).toBeTruthy();
+
+  // Opened in another browser, it does not sign in (and stays usable where it was asked for).
+  const other = await (await browser.newContext()).newPage();
+  await other.goto(link as string);
+  await expect(other).toHaveURL(/\/sign-in\?error=link_other_browser/);
+  await expect(other.getByRole("alert").filter({ hasText: "another browser" })).toBeVisible();
+  await other.context().close();
+
+  await page.goto(link as string);
+  await expect(page).toHaveURL(/\/creator$/);
+  await expect(page.getByTestId("account-menu").getByTestId("account-email")).toHaveText(email);
+  await screenshots(page, "email-link-signed-in-creator");
+
+  // Used once: opening it again signs nobody in.
+  await page.context().clearCookies();
+  await page.goto(link as string);
+  await expect(page).toHaveURL(/\/sign-in\?error=/);
+});
