@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { keccak256, toBytes } from "viem";
 import { z } from "zod";
 import { evidenceContentHash } from "@/lib/verify/evidence";
 import type { Evidence } from "@/lib/verify/evidence/types";
 import type { VerifierInput } from "@/lib/verify/verdict";
+import { generatedCases } from "./generate";
 
 // The labelled eval cases (eval/cases.json): the post as fetched, what the creator typed,
 // the handle they declared, and the expected verdict.
@@ -57,12 +59,26 @@ export type EvalCase = z.infer<typeof evalCase>;
 
 export const CASES_FILE = path.join(import.meta.dirname, "cases.json");
 
+/** The hand-written cases (eval/cases.json), then the generated ones (eval/generate.ts). */
 export function loadCases(file = CASES_FILE): EvalCase[] {
   const doc = JSON.parse(readFileSync(file, "utf8")) as { cases: unknown };
-  const cases = z.array(evalCase).parse(doc.cases);
+  const cases = [...z.array(evalCase).parse(doc.cases), ...generatedCases()];
   const ids = new Set(cases.map((c) => c.id));
   if (ids.size !== cases.length) throw new Error("eval case ids must be unique");
   return cases;
+}
+
+/**
+ * The held-out split: fixed by this seed, about 30 % of the cases, chosen by a hash of the
+ * case id. Rules, prompts and the auto-settle threshold are tuned on the rest ("tune") and
+ * only measured on these; never change the seed to make a number look better.
+ */
+export const SPLIT_SEED = "milestone-eval-2026-11";
+export type Split = "tune" | "held-out";
+
+export function splitOf(c: Pick<EvalCase, "id">): Split {
+  const h = keccak256(toBytes(`${SPLIT_SEED}:${c.id}`));
+  return Number.parseInt(h.slice(2, 6), 16) % 100 < 30 ? "held-out" : "tune";
 }
 
 const FETCHED_AT = "2026-11-22T12:00:00.000Z";

@@ -27,6 +27,8 @@ const statusByCode = {
   already_decided: 409,
   appeal_exists: 409,
   review_window_open: 409,
+  /** The verdict's confidence is below the auto-settle threshold: the brand decides. */
+  needs_decision: 409,
   deal_not_editable: 409,
   terms_locked: 409,
   terms_changed: 409,

@@ -521,7 +521,7 @@ export const endpoints: Endpoint[] = [
       "400 invalid_request (a malformed Idempotency-Key)",
       "403 forbidden (the creator may settle only after the review window; never with minScore)",
       "404 not_found",
-      "409 no_deliverable | already_settled | settlement_in_progress | not_funded | invalid_state | review_window_open | evidence_already_used (the post, or its canonical URL, was paid for another milestone)",
+      "409 no_deliverable | already_settled | settlement_in_progress | not_funded | invalid_state | review_window_open | evidence_already_used (the post, or its canonical URL, was paid for another milestone) | needs_decision (the verdict's confidence is below the auto-settle threshold: the brand decides)",
       "422 idempotency_key_reused",
       "502 verifier_unavailable | chain_unavailable | relay_unavailable (retry resumes)",
       "503 not_configured (relay)",

@@ -1,6 +1,7 @@
 // Display helpers for deals, shared by the dashboards and the deal page. Browser-safe:
 // the API types are type-only imports.
 import type { DealJson, MilestoneJson, SettlementJson, VerdictJson } from "@/lib/deals/serialize";
+import { AUTO_SETTLE_CONFIDENCE } from "@/lib/verify/confidence";
 
 export type {
   DealJson,
@@ -137,6 +138,15 @@ export const progressText = (deal: DealJson) =>
   `${paidCount(deal)} of ${deal.milestones.length} paid`;
 
 /** The gate of POST /api/settle, compared in basis points exactly as the server does. */
+/** Below the auto-settle threshold the brand decides (settle answers 409 needs_decision). */
+export const needsDecision = (verdict: Pick<VerdictJson, "confidence">) =>
+  verdict.confidence < AUTO_SETTLE_CONFIDENCE;
+
+/** Why a verdict waits for the brand, in words. */
+export function uncertainReason(verdict: Pick<VerdictJson, "confidence" | "verifier">): string {
+  return `The verifier (${verdict.verifier}) is ${formatScore(verdict.confidence)} sure of its verdict, below the ${formatScore(AUTO_SETTLE_CONFIDENCE)} it needs to settle on its own`;
+}
+
 export function gatePasses(verdict: { approved: boolean; score: number }, minScore: number) {
   return verdict.approved && Math.round(verdict.score * 10_000) >= Math.round(minScore * 10_000);
 }

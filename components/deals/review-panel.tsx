@@ -13,6 +13,7 @@ import {
   formatUnitsUsdc,
   formatUsdc,
   type MilestoneJson,
+  needsDecision,
   toUnits,
 } from "./format";
 import type { Viewer } from "./milestone-card";
@@ -100,7 +101,12 @@ function DecisionForm({
   onChanged(): Promise<void>;
 }) {
   const id = useId();
-  const [open, setOpen] = useState(m.review?.appeal?.status === "open");
+  // Open by itself when the creator appealed, or when the verdict waits for the brand.
+  const [opened, setOpen] = useState<boolean | null>(null);
+  const open =
+    opened ??
+    (m.review?.appeal?.status === "open" ||
+      (m.status === "submitted" && !!m.verdict && needsDecision(m.verdict)));
   const [approve, setApprove] = useState(true);
   const [percent, setPercent] = useState(
     String(Math.round((m.verdict?.approved ? m.verdict.score : 1) * 100)),

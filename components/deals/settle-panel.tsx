@@ -11,15 +11,17 @@ import {
   formatUsdc,
   gatePasses,
   type MilestoneJson,
+  needsDecision,
   paymentState,
   paymentStuck,
   type SettlementJson,
   toUnits,
+  uncertainReason,
   type VerdictJson,
 } from "./format";
 import { type SettleRun, SettleSteps } from "./settle-steps";
 
-// The brand's controls for one milestone: Verify (see the AI's verdict first) and Settle
+// The brand's controls for one milestone: Verify (see the verifier's verdict first) and Settle
 // (verify → gate → pay → confirmed, shown step by step as it happens). The verdict is
 // stored per revision, so settling after verifying does not ask the model again.
 
@@ -71,6 +73,8 @@ export function SettlePanel({ deal, milestone: m, relay, onSettled }: Props) {
   const minValid = Number.isFinite(min) && min >= 0 && min <= 1;
   const verdict = m.verdict;
   const passes = verdict && minValid ? gatePasses(verdict, min) : null;
+  // Trust or escalate: a verdict the verifier is not sure of waits for the brand's decision.
+  const undecided = m.status === "submitted" && verdict !== null && needsDecision(verdict);
   const relayReason =
     relay === null
       ? "Checking whether gasless settlement is available…"
@@ -107,6 +111,15 @@ export function SettlePanel({ deal, milestone: m, relay, onSettled }: Props) {
         verdictNow = await apiFetch<VerdictJson>("/api/verify", { body: { milestoneId: m.id } });
       } catch (err) {
         update({ verify: "failed", error: asApiError(err) });
+        return;
+      }
+      if (!resuming && needsDecision(verdictNow)) {
+        update({
+          verify: "done",
+          verdict: verdictNow,
+          gate: { passed: false, why: uncertainReason(verdictNow) },
+          needsDecision: true,
+        });
         return;
       }
       // An approved milestone is past its gate: settling only resumes its payment.
@@ -203,16 +216,25 @@ export function SettlePanel({ deal, milestone: m, relay, onSettled }: Props) {
       </section>
     );
   }
-  // Rejected: settling again only helps when the AI approved but the score was too low.
-  const canSettle = m.status === "submitted" || (m.status === "rejected" && verdict?.approved);
+  // Rejected: settling again only helps when the verifier approved but the score was too low.
+  const canSettle =
+    !undecided && (m.status === "submitted" || (m.status === "rejected" && verdict?.approved));
 
   return (
     <section className="panel stack" data-testid="settle-panel" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>
         {m.status === "rejected" && !verdict?.approved
           ? "Waiting for a resubmission"
-          : "Review and pay"}
+          : undecided
+            ? "Needs your decision"
+            : "Review and pay"}
       </h3>
+      {undecided && verdict && (
+        <div className="alert warn small" data-testid="needs-decision">
+          {uncertainReason(verdict)}. Nothing has been paid or rejected: look at the post and decide
+          below — pay the share you think it earned, or uphold a rejection.
+        </div>
+      )}
       {m.status === "rejected" && (
         <p className="small">
           {verdict?.approved

@@ -22,6 +22,8 @@ export type SettleRun = {
   gate?: { passed: boolean; why: string };
   pay: StepState;
   outcome?: "paid" | "rejected";
+  /** The verdict is not sure enough to settle on its own: the brand decides. */
+  needsDecision?: boolean;
   settlement?: SettlementJson;
   error?: ApiError;
 };
@@ -36,6 +38,8 @@ function advice(error: ApiError, deal: DealJson): string | null {
       return `${deal.creator?.name ?? "The creator"} has not linked a wallet yet, so there is nowhere to send the USDC. Ask them to link one on their Wallet page, then settle again.`;
     case "settlement_in_progress":
       return "Another payment of this milestone is already under way. This page updates by itself when it is confirmed.";
+    case "needs_decision":
+      return "Nothing was paid or rejected: decide on it yourself below.";
     case "not_configured":
       return "Choose the direct transfer and settle again.";
     default:
@@ -98,7 +102,11 @@ export function SettleSteps({
             : `Gate: approved and score ≥ ${formatScore(run.minScore)}`}
         </span>
       </li>
-      {rejected ? (
+      {run.needsDecision ? (
+        <li className="waiting" data-testid="settle-needs-decision">
+          <span>Waiting for your decision — nothing was paid or rejected.</span>
+        </li>
+      ) : rejected ? (
         <li className={run.pay === "done" ? "ended" : run.pay}>
           <span>
             {run.pay === "running"

@@ -13,7 +13,9 @@ import { usdcToUnits } from "@/lib/money";
 
 // The three starter deals a demo brand gets. Their requirements are concrete so the
 // verifier has something real to check: hashtags and mentions are matched exactly,
-// links must appear, criteria are judged.
+// links must appear, criteria are judged. Some milestones are rules only (the teaser, the
+// shoutout): their verdicts are certain and settle on their own. The others have
+// judgement-only criteria: without an AI model to judge them, the brand decides.
 
 type StarterMilestone = { title: string; amount: number; requirements: Requirements };
 type StarterDeal = {
@@ -39,10 +41,7 @@ export const starterDeals: StarterDeal[] = [
           hashtags: ["#MilestoneLaunch", "#ad"],
           mentions: ["@milestone.app"],
           links: ["https://milestone.example/launch"],
-          criteria: [
-            "Shows the app on screen within the first 3 seconds",
-            "Tells viewers the launch date",
-          ],
+          criteria: [],
         },
       },
       {
@@ -73,10 +72,7 @@ export const starterDeals: StarterDeal[] = [
           hashtags: ["#MilestonePartner", "#ad"],
           mentions: ["@milestone.app"],
           links: [],
-          criteria: [
-            "Creator speaks to the camera about their own experience",
-            "Clip is under 60 seconds",
-          ],
+          criteria: [],
         },
       },
     ],

@@ -24,10 +24,11 @@ import {
 import { AppError, notFound } from "@/lib/errors";
 import { assignCreatorOnChain } from "@/lib/escrow/deals";
 import { recordEvent } from "@/lib/events/events";
-import { payoutUnits, scoreToBps, unitsToDecimal } from "@/lib/money";
+import { bpsToScore, payoutUnits, scoreToBps, unitsToDecimal } from "@/lib/money";
 import { advanceSettlement, leaseSeconds } from "@/lib/settle/advance";
 import { estimateRelease } from "@/lib/settle/payment";
 import { decisionVerdictJson, reviewWindow, verdictOfSettlement } from "@/lib/settle/review";
+import { AUTO_SETTLE_CONFIDENCE, autoSettles } from "@/lib/verify/confidence";
 import type { VerifierOptions } from "@/lib/verify/verifier";
 import { ensureRecordHash, verdictForRevision } from "@/lib/verify/verify-milestone";
 
@@ -65,6 +66,23 @@ async function reject(db: Db, m: Milestone, v: Verification, actorId: string): P
         data: { revision: v.revision, score: v.scoreBps / 10_000, missing: v.missing },
       });
   });
+}
+
+/** 409 needs_decision when the verdict's confidence is below the auto-settle threshold. */
+function assertSureEnough(v: Verification): void {
+  const confidence = bpsToScore(v.confidenceBps);
+  if (autoSettles(confidence)) return;
+  throw new AppError(
+    "needs_decision",
+    `The verifier is ${Math.round(confidence * 100)} % sure of this verdict, below the ${Math.round(AUTO_SETTLE_CONFIDENCE * 100)} % needed to settle on its own: the brand decides (pay at a chosen score, or uphold a rejection).`,
+    {
+      details: {
+        confidence,
+        threshold: AUTO_SETTLE_CONFIDENCE,
+        verdict: verdictJson(v),
+      },
+    },
+  );
 }
 
 /**
@@ -276,6 +294,9 @@ export async function settleMilestone(
       opts.verifier,
       row.verification,
     );
+    // Trust or escalate: a verdict the verifier is not sure enough of neither pays nor
+    // rejects on its own; the brand decides (POST /api/milestones/:id/decision).
+    assertSureEnough(verification);
     const minScoreBps =
       input.minScore !== undefined ? scoreToBps(input.minScore) : deal.minScoreBps;
     if (!(verification.approved && verification.scoreBps >= minScoreBps)) {

@@ -6,10 +6,11 @@ import type { VerifierInput } from "./verdict";
 //
 // - What rules decide is certain (1): a required hashtag, mention or link missing from the
 //   fetched caption, a post by someone else, a score the rubric computes from the post.
-// - What no rule decides is not: free-text criteria the rubric cannot judge, a post that
-//   could not be read, a model's judgement with nothing to calibrate it (one model without
-//   log-probabilities), a model disagreeing with the rules.
-// - A panel's confidence is the share of its models that agree with the majority.
+// - What no rule decides is not: free-text criteria (judgement-only: "shows the bottle")
+//   that the rubric cannot judge or that one model judged with nothing to calibrate it (no
+//   log-probabilities are asked for), and a post that could not be read.
+// - A panel's confidence on criteria is the share of its models that agree with the majority.
+// Without criteria, a verdict rests on what the rules check: it is certain.
 //
 // The threshold is chosen on the eval (npm run eval): the verdicts at or above it agree with
 // the labels on every case there (100 %, target ≥ 98 %).

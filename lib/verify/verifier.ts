@@ -158,12 +158,12 @@ export async function runVerifier(
   const answer = await askModel(input, model, modelId, opts, tokens, elapsed);
   const verdict = guardVerdict(answer, missing, {
     deductions: modelDeductions(clampScore(answer.score), mergedMissing(answer, missing)),
-    // One model, nothing to calibrate it with: sure only where it agrees with the rules and
-    // has nothing else to judge.
+    // One model, nothing to calibrate it with: the criteria it judged leave it uncertain;
+    // without criteria it judged nothing the rules do not.
     confidence: verdictConfidence(
       input,
       missing,
-      answer.approved === true && input.requirements.criteria.length === 0 ? CERTAIN : UNCERTAIN,
+      input.requirements.criteria.length === 0 ? CERTAIN : UNCERTAIN,
     ),
   });
   return {
@@ -227,7 +227,11 @@ async function runPanel(
     {
       deductions: modelDeductions(score, [...new Set([...missing, ...sideMissing])]),
       // Absent members count against the agreement: they did not vouch for the verdict.
-      confidence: verdictConfidence(input, missing, side.length / panel.length),
+      confidence: verdictConfidence(
+        input,
+        missing,
+        input.requirements.criteria.length === 0 ? CERTAIN : side.length / panel.length,
+      ),
     },
   );
   return {

@@ -16,7 +16,7 @@ import { call } from "../helpers/http";
 import { publishOnSandbox } from "../helpers/sandbox-platform";
 import type { TestUser } from "../helpers/users";
 import { parties } from "../settle/fixtures";
-import { goodDeliverable, launchRequirements } from "../verify/fixtures";
+import { goodDeliverable, launchRules } from "../verify/fixtures";
 import { inProcessFetch } from "./in-process-fetch";
 
 // The typed client (lib/api/client.ts) against the real route handlers, database and
@@ -39,7 +39,7 @@ async function apiKeyOf(user: TestUser, scopes: ApiKeyScope[]) {
 const deal = (title: string, amount = 10) => ({
   title,
   platform: "instagram" as const,
-  milestones: [{ title: "Launch Reel", amount, requirements: launchRequirements }],
+  milestones: [{ title: "Launch Reel", amount, requirements: launchRules }],
 });
 
 async function thrown(promise: Promise<unknown>): Promise<ApiError> {

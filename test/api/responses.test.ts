@@ -72,7 +72,7 @@ import { brandWallet, fundDeal, fundingTermsOf } from "../helpers/fund-deal";
 import { type CallResult, call } from "../helpers/http";
 import { publishOnSandbox, sandboxPlatform } from "../helpers/sandbox-platform";
 import { parties } from "../settle/fixtures";
-import { answering, goodDeliverable, launchRequirements } from "../verify/fixtures";
+import { answering, goodDeliverable, launchRules } from "../verify/fixtures";
 
 // The response schemas of lib/api/responses.ts (documented in the OpenAPI reference) against
 // REAL answers of the route handlers, on the real database and anvil: each answer must
@@ -120,8 +120,8 @@ const dealBody = {
   description: "Checks the API reference",
   platform: "instagram",
   milestones: [
-    { title: "Teaser", amount: 20, requirements: launchRequirements },
-    { title: "Launch Reel", amount: 30, requirements: launchRequirements },
+    { title: "Teaser", amount: 20, requirements: launchRules },
+    { title: "Launch Reel", amount: 30, requirements: launchRules },
   ],
 };
 
@@ -224,7 +224,7 @@ describe("documented responses are the real ones", () => {
       token: brand.token,
       body: {
         ...dealBody,
-        milestones: [{ title: "Launch Reel", amount: 40, requirements: launchRequirements }],
+        milestones: [{ title: "Launch Reel", amount: 40, requirements: launchRules }],
       },
     });
     const dealId = created.body.deal.id as string;

@@ -24,7 +24,9 @@ import { answering, reject } from "../verify/fixtures";
 // path claims the post's canonical URL and content hash, so the same post submitted under
 // URLs that differ is paid once.
 
-const noRequirements = { hashtags: [], mentions: [], links: [], criteria: ["Shows the product"] };
+// One rule-checked hashtag and no judgement-only criterion: the verdict is certain, so it
+// settles on its own (a criterion would send it to the brand: lib/verify/confidence.ts).
+const adOnly = { hashtags: ["#ad"], mentions: [], links: [], criteria: [] };
 const approving = () => answering({ approved: true, score: 0.8, reasoning: "Good.", missing: [] });
 
 /** An active (funded, taken) deal of `brand` with `count` milestones, taken by `creator`. */
@@ -37,7 +39,7 @@ async function activeDeal(brand: TestUser, creator: TestUser, count = 1) {
       milestones: Array.from({ length: count }, (_, i) => ({
         title: `Post ${i + 1}`,
         amount: 10,
-        requirements: noRequirements,
+        requirements: adOnly,
       })),
     },
   });

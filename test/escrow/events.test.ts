@@ -10,7 +10,7 @@ import { settleMilestone } from "@/lib/settle/settle";
 import { fundDeal } from "../helpers/fund-deal";
 import { call } from "../helpers/http";
 import { makeUser, type TestUser } from "../helpers/users";
-import { answering, approve, launchRequirements, reject, submit } from "../verify/fixtures";
+import { answering, approve, launchRules, reject, submit } from "../verify/fixtures";
 
 // The activity log: one event per state change, in the change's own transaction.
 
@@ -30,7 +30,7 @@ async function newDeal(n = 1) {
       milestones: Array.from({ length: n }, (_, i) => ({
         title: `Post ${i + 1}`,
         amount: 10,
-        requirements: launchRequirements,
+        requirements: launchRules,
       })),
     },
   });

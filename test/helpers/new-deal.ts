@@ -1,5 +1,5 @@
 import * as dealsRoute from "@/app/api/deals/route";
-import { launchRequirements } from "../verify/fixtures";
+import { launchRules } from "../verify/fixtures";
 import { call } from "./http";
 import type { TestUser } from "./users";
 
@@ -23,7 +23,7 @@ export async function createDealFor(
       milestones: amounts.map((amount, i) => ({
         title: `Post ${i + 1}`,
         amount,
-        requirements: launchRequirements,
+        requirements: launchRules,
       })),
     },
   });

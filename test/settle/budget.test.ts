@@ -8,7 +8,7 @@ import { deals, milestones } from "@/db/schema";
 import { fundDeal } from "../helpers/fund-deal";
 import { call } from "../helpers/http";
 import type { TestUser } from "../helpers/users";
-import { launchRequirements, submit } from "../verify/fixtures";
+import { launchRules, submit } from "../verify/fixtures";
 import { parties, settlementRows, transfersTo, usdcBalance } from "./fixtures";
 
 // The budget guard: a settlement is claimed only while the deal's committed payouts plus
@@ -25,8 +25,8 @@ async function twoMilestoneDeal(brand: TestUser, creator: TestUser) {
       title: "Two posts",
       platform: "instagram",
       milestones: [
-        { title: "First post", amount: 30, requirements: launchRequirements },
-        { title: "Second post", amount: 20, requirements: launchRequirements },
+        { title: "First post", amount: 30, requirements: launchRules },
+        { title: "Second post", amount: 20, requirements: launchRules },
       ],
     },
   });

@@ -23,7 +23,9 @@ import { parties, settlementRows, transfersTo, usdcBalance } from "./fixtures";
 // through the same claim and escrow release as a settle), the review window after which
 // the creator may settle, and overdue milestones the brand takes back.
 
-const noRequirements = { hashtags: [], mentions: [], links: [], criteria: ["Shows the product"] };
+// One rule-checked hashtag and no judgement-only criterion: the verdict is certain, so it
+// settles on its own (a criterion would send it to the brand: lib/verify/confidence.ts).
+const adOnly = { hashtags: ["#ad"], mentions: [], links: [], criteria: [] };
 const rejecting = () =>
   answering({ approved: false, score: 0.3, reasoning: "Off brief.", missing: ["the product"] });
 
@@ -38,7 +40,7 @@ async function settleAs(user: TestUser, milestoneId: string, model = rejecting()
 
 async function rejectedMilestone() {
   const p = await parties();
-  const ids = await submittedMilestone(p.brand, p.creator, goodDeliverable, noRequirements);
+  const ids = await submittedMilestone(p.brand, p.creator, goodDeliverable, adOnly);
   const result = await settleAs(p.brand, ids.milestoneId);
   expect(result.outcome).toBe("rejected");
   return { ...p, ...ids };
@@ -206,12 +208,7 @@ describe("appeal → brand decision", () => {
 describe("exactly once under races", () => {
   it("a decision raced with a settle and a second decision pays once", async () => {
     const { brand, creator, wallet } = await parties();
-    const { milestoneId } = await submittedMilestone(
-      brand,
-      creator,
-      goodDeliverable,
-      noRequirements,
-    );
+    const { milestoneId } = await submittedMilestone(brand, creator, goodDeliverable, adOnly);
     const model = answering({ approved: true, score: 0.9, reasoning: "Good.", missing: [] });
     const results = await Promise.allSettled([
       settleAs(brand, milestoneId, model),
@@ -250,12 +247,7 @@ describe("exactly once under races", () => {
 describe("review window", () => {
   it("lets the creator settle only after the brand let the window pass", async () => {
     const { brand, creator, wallet } = await parties();
-    const { milestoneId } = await submittedMilestone(
-      brand,
-      creator,
-      goodDeliverable,
-      noRequirements,
-    );
+    const { milestoneId } = await submittedMilestone(brand, creator, goodDeliverable, adOnly);
     const settleBody = { milestoneId, via: "direct" };
     const early = await call(settleRoute.POST, { token: creator.token, body: settleBody });
     expect(early.status).toBe(409);
@@ -302,8 +294,8 @@ describe("due dates", () => {
       body: {
         title: "Two posts",
         milestones: [
-          { title: "First post", amount: 30, dueAt, requirements: noRequirements },
-          { title: "Second post", amount: 20, requirements: noRequirements },
+          { title: "First post", amount: 30, dueAt, requirements: adOnly },
+          { title: "Second post", amount: 20, requirements: adOnly },
         ],
       },
     });

@@ -22,7 +22,9 @@ import { parties, settlementRows, transfersTo, usdcBalance } from "./fixtures";
 // models through settleMilestone's injection seam; the route itself uses the configured
 // verifier (the offline rubric here), exercised in the route tests below.
 
-const noRequirements = { hashtags: [], mentions: [], links: [], criteria: ["Shows the product"] };
+// One rule-checked hashtag and no judgement-only criterion: the verdict is certain, so it
+// settles on its own (a criterion would send it to the brand: lib/verify/confidence.ts).
+const adOnly = { hashtags: ["#ad"], mentions: [], links: [], criteria: [] };
 
 async function settleWith(
   model: ReturnType<typeof answering> | null,
@@ -58,12 +60,7 @@ describe("the gate", () => {
   for (const row of table) {
     it(`approved=${row.approved} score=${row.score} minScore=${row.minScore ?? "default 0.5"} → ${row.outcome}`, async () => {
       const { brand, creator, wallet } = await parties();
-      const { milestoneId } = await submittedMilestone(
-        brand,
-        creator,
-        goodDeliverable,
-        noRequirements,
-      );
+      const { milestoneId } = await submittedMilestone(brand, creator, goodDeliverable, adOnly);
       const before = await usdcBalance(wallet);
       const answer: Answer = {
         approved: row.approved,
@@ -97,12 +94,7 @@ describe("the gate", () => {
 describe("exactly once", () => {
   it("pays once for 50 concurrent settle calls; the rest get 409", async () => {
     const { brand, creator, wallet } = await parties();
-    const { milestoneId } = await submittedMilestone(
-      brand,
-      creator,
-      goodDeliverable,
-      noRequirements,
-    );
+    const { milestoneId } = await submittedMilestone(brand, creator, goodDeliverable, adOnly);
     const model = answering({ approved: true, score: 0.8, reasoning: "Good.", missing: [] });
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, () => settleWith(model, brand, milestoneId)),
@@ -134,7 +126,7 @@ describe("exactly once", () => {
       brand,
       creator,
       goodDeliverable,
-      noRequirements,
+      adOnly,
     );
     await settleWith(answering({ ...approve, score: 1 }), brand, milestoneId);
     const deal = await call(dealRoute.GET, { params: { id: dealId }, token: brand.token });
@@ -174,12 +166,7 @@ describe("verifier faults leave nothing paid and nothing lost", () => {
   for (const [name, model] of faults) {
     it(`the model ${name} → 502 verifier_unavailable, then a retry pays once`, async () => {
       const { brand, creator, wallet } = await parties();
-      const { milestoneId } = await submittedMilestone(
-        brand,
-        creator,
-        goodDeliverable,
-        noRequirements,
-      );
+      const { milestoneId } = await submittedMilestone(brand, creator, goodDeliverable, adOnly);
       const db = await getDb();
       const err = await settleMilestone(
         db,
@@ -205,12 +192,7 @@ describe("verifier faults leave nothing paid and nothing lost", () => {
 
   it("a score of 7 is clamped to 1: the payout is the milestone amount, not 7×", async () => {
     const { brand, creator, wallet } = await parties();
-    const { milestoneId } = await submittedMilestone(
-      brand,
-      creator,
-      goodDeliverable,
-      noRequirements,
-    );
+    const { milestoneId } = await submittedMilestone(brand, creator, goodDeliverable, adOnly);
     const result = await settleWith(
       answering({ approved: true, score: 7, reasoning: "!!!", missing: [] }),
       brand,

@@ -58,8 +58,8 @@ describe("POST /api/verify", () => {
       deductions: [
         { points: 0.08, reason: "the model judged the post short of fully meeting the brief" },
       ],
-      // One model judging a criterion, with nothing to calibrate it: the brand decides.
-      confidence: 0.5,
+      // No judgement-only criterion in this brief: what the model judged, the rules checked.
+      confidence: 1,
       revision: 1,
       verifiedAt: expect.any(String),
     });

@@ -28,6 +28,13 @@ export const launchRequirements: Requirements = {
   criteria: ["Shows the app on screen within the first 3 seconds"],
 };
 
+/**
+ * The same brief without its judgement-only criterion: everything in it is decided by rules,
+ * so a verdict on it is certain and settles on its own (a criterion sends the milestone to
+ * the brand's decision when only the rubric or one model judged it: lib/verify/confidence.ts).
+ */
+export const launchRules: Requirements = { ...launchRequirements, criteria: [] };
+
 export const goodDeliverable = {
   url: "https://www.instagram.com/reel/C0ffee123/",
   text: "Launch day! The Milestone app gets creators paid per milestone. #MilestoneLaunch #ad @milestone.app https://milestone.example/launch",
@@ -38,7 +45,7 @@ export const goodDeliverable = {
 export async function activeMilestone(
   brand: TestUser,
   creator: TestUser,
-  requirements: Requirements = launchRequirements,
+  requirements: Requirements = launchRules,
 ): Promise<{ dealId: string; milestoneId: string }> {
   const created = await call(dealsRoute.POST, {
     token: brand.token,

@@ -7,7 +7,12 @@ import { PRECHECK_WINDOW } from "@/lib/verify/precheck";
 import { call } from "../helpers/http";
 import { publishOnSandbox } from "../helpers/sandbox-platform";
 import { makeUser, type TestUser } from "../helpers/users";
-import { activeMilestone, goodDeliverable, storedVerifications } from "./fixtures";
+import {
+  activeMilestone,
+  goodDeliverable,
+  launchRequirements,
+  storedVerifications,
+} from "./fixtures";
 
 // The creator's pre-check: the post at a URL through the verifier's rule checks before
 // submitting. It names what is missing, stores nothing (no verdict, no evidence, no
@@ -28,7 +33,7 @@ const noAd = goodDeliverable.text.replace(" #ad", "");
 
 describe("POST /api/milestones/:id/precheck", () => {
   it("names the missing hashtag, then says ready once the post has it; stores nothing", async () => {
-    const { milestoneId } = await activeMilestone(brand, creator);
+    const { milestoneId } = await activeMilestone(brand, creator, launchRequirements);
     const first = await publishOnSandbox(creator, noAd);
     const res = await precheck(creator.token, milestoneId, first.url);
     expect(res.status).toBe(200);

@@ -1,0 +1,125 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as decisionRoute from "@/app/api/milestones/[id]/decision/route";
+import * as settleRoute from "@/app/api/settle/route";
+import { getDb } from "@/db/client";
+import { milestones } from "@/db/schema";
+import { settleMilestone } from "@/lib/settle/settle";
+import { AUTO_SETTLE_CONFIDENCE } from "@/lib/verify/confidence";
+import { call } from "../helpers/http";
+import type { TestUser } from "../helpers/users";
+import {
+  answering,
+  approve,
+  launchRequirements,
+  storedVerifications,
+  submittedMilestone,
+} from "../verify/fixtures";
+import { parties, settlementRows, transfersTo, usdcBalance } from "./fixtures";
+
+// Trust or escalate: a verdict the verifier is not sure enough of neither pays nor rejects on
+// its own. The rubric cannot judge a free-text criterion ("shows the app on screen"), so a
+// post meeting every rule is still uncertain: settle answers 409 needs_decision, nothing
+// moves, and the brand decides — once, paying once.
+
+const settle = (user: TestUser, milestoneId: string) =>
+  call(settleRoute.POST, { token: user.token, body: { milestoneId } });
+const decide = (brand: TestUser, milestoneId: string, body: Record<string, unknown>) =>
+  call(decisionRoute.POST, { params: { id: milestoneId }, token: brand.token, body });
+
+describe("settle below the auto-settle threshold", () => {
+  it("answers 409 needs_decision and moves nothing; the brand's decision then pays once", async () => {
+    const { brand, creator, wallet } = await parties();
+    const { milestoneId } = await submittedMilestone(brand, creator, undefined, launchRequirements);
+
+    const first = await settle(brand, milestoneId);
+    expect(first.status, JSON.stringify(first.body)).toBe(409);
+    expect(first.body.error.code).toBe("needs_decision");
+    expect(first.body.error.details).toMatchObject({
+      confidence: 0.5,
+      threshold: AUTO_SETTLE_CONFIDENCE,
+      verdict: { approved: true, score: 0.9, verifier: "Rule check", confidence: 0.5 },
+    });
+    // The verdict is stored (one per revision); the milestone waits, neither paid nor rejected.
+    expect(await storedVerifications(milestoneId)).toHaveLength(1);
+    const db = await getDb();
+    const [m] = await db.select().from(milestones).where(eq(milestones.id, milestoneId));
+    expect(m?.status).toBe("submitted");
+    expect(await settlementRows(milestoneId)).toEqual([]);
+    // Asking again changes nothing.
+    expect((await settle(brand, milestoneId)).body.error.code).toBe("needs_decision");
+    expect(await transfersTo(wallet)).toHaveLength(0);
+
+    // The brand looks at the post and decides: pay 90 %.
+    const decided = await decide(brand, milestoneId, {
+      approve: true,
+      score: 0.9,
+      reason: "The app is on screen in the first second.",
+    });
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    expect(decided.body.settlement).toMatchObject({ status: "confirmed", amount: "45.000000" });
+    expect(decided.body.milestone.status).toBe("paid");
+    expect(await usdcBalance(wallet)).toBe(45_000_000n);
+
+    // Paid once: neither a settle nor a second decision pays again.
+    const after = await settle(brand, milestoneId);
+    expect(after.body.error.code).toBe("already_settled");
+    expect(
+      (await decide(brand, milestoneId, { approve: true, score: 1, reason: "More." })).body.error
+        .code,
+    ).toBe("already_settled");
+    expect(await transfersTo(wallet)).toHaveLength(1);
+  });
+
+  it("a rule-based rejection is certain: it is rejected without asking the brand", async () => {
+    const { brand, creator } = await parties();
+    const { milestoneId } = await submittedMilestone(
+      brand,
+      creator,
+      { url: "", text: "Launch day! @milestone.app https://milestone.example/launch" },
+      launchRequirements,
+    );
+    const res = await settle(brand, milestoneId);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.outcome).toBe("rejected");
+    expect(res.body.verdict).toMatchObject({ confidence: 1, verifier: "Rule check" });
+    expect(res.body.verdict.missing).toEqual(["hashtag #MilestoneLaunch", "hashtag #ad"]);
+  });
+
+  it("an unreadable post is not judged either way: the brand decides", async () => {
+    const { brand, creator } = await parties();
+    const { milestoneId } = await submittedMilestone(
+      brand,
+      creator,
+      { url: "https://unsupported.invalid/post/1", text: "", publish: false },
+      launchRequirements,
+    );
+    const res = await settle(brand, milestoneId);
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.error.code).toBe("needs_decision");
+    expect(res.body.error.details.verdict).toMatchObject({ approved: false, confidence: 0 });
+  });
+
+  it("a model judging the criterion alone is uncertain too; without criteria it settles", async () => {
+    const { brand, creator } = await parties();
+    const judged = await submittedMilestone(brand, creator, undefined, launchRequirements);
+    const opts = { verifier: { model: answering(approve), retryDelayMs: 1, timeoutMs: 2_000 } };
+    await expect(
+      settleMilestone(
+        await getDb(),
+        brand.user,
+        { milestoneId: judged.milestoneId, via: "direct" },
+        opts,
+      ),
+    ).rejects.toMatchObject({ code: "needs_decision" });
+    const ruled = await submittedMilestone(brand, creator);
+    const paid = await settleMilestone(
+      await getDb(),
+      brand.user,
+      { milestoneId: ruled.milestoneId, via: "direct" },
+      { verifier: { model: answering(approve), retryDelayMs: 1, timeoutMs: 2_000 } },
+    );
+    expect(paid.outcome).toBe("paid");
+    expect(paid.verdict.confidence).toBe(1);
+  });
+});
