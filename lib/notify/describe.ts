@@ -77,14 +77,17 @@ export function describeEvent(c: EventContext): EventText {
         detail: str(d.url),
       };
     }
-    case "verified":
+    case "verified": {
+      // Named as on the verdict card: the rubric is a rule check, not an AI.
+      const check = d.source === "rubric" ? "The rule check" : "The AI check";
       return {
         title:
           d.approved === true
-            ? `The AI check approved ${m}${score ? ` at ${score}` : ""}`
-            : `The AI check did not approve ${m}${score ? ` (score ${score})` : ""}`,
+            ? `${check} approved ${m}${score ? ` at ${score}` : ""}`
+            : `${check} did not approve ${m}${score ? ` (score ${score})` : ""}`,
         detail: missingText(d.missing),
       };
+    }
     case "rejected":
       return {
         title: `${M} was rejected${score ? ` (score ${score})` : ""}`,

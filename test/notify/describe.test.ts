@@ -15,6 +15,16 @@ const base: EventContext = {
 };
 
 describe("describeEvent", () => {
+  it("names the check that ran: the rubric is a rule check, a model an AI check", () => {
+    const verified = { ...base, type: "verified" as const, actor: "service" as const };
+    expect(
+      describeEvent({ ...verified, data: { approved: true, score: 0.9, source: "rubric" } }).title,
+    ).toBe("The rule check approved milestone 'Launch post' at 90 %");
+    expect(
+      describeEvent({ ...verified, data: { approved: false, score: 0.3, source: "model" } }).title,
+    ).toBe("The AI check did not approve milestone 'Launch post' (score 30 %)");
+  });
+
   it("says who did what to which milestone, with the numbers", () => {
     expect(describeEvent({ ...base, data: { score: 0.8, payout: "8", refund: "2" } })).toEqual({
       title: "Acme approved milestone 'Launch post' at 80 %",
