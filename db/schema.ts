@@ -501,10 +501,20 @@ export const chainTransactions = pgTable(
     status: text("status").$type<TxStatus>().notNull().default("pending"),
     error: text("error"),
     blockNumber: units("block_number"),
+    /** The block the receipt named: a reorg is seen when the chain's block there differs. */
+    blockHash: text("block_hash"),
+    /** When the current version (`rawTx`, `hash`) was signed: a replacement starts it again. */
+    signedAt: timestamp("signed_at", { withTimezone: true }).notNull().defaultNow(),
+    /** How many versions were signed for this nonce (more than one: see chainTransactionVersions). */
+    versions: integer("versions").notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    // The oldest transaction still in flight (the stuck-transaction alert, lib/health.ts).
+    index("chain_transactions_in_flight_idx")
+      .on(t.createdAt)
+      .where(sql`${t.status} in ('pending', 'submitted')`),
     // Partial: a transaction the node refused outright never used its nonce, which is
     // then free to be allocated again.
     uniqueIndex("chain_transactions_sender_nonce_key")
@@ -514,6 +524,65 @@ export const chainTransactions = pgTable(
     // findLatestByPurpose (reputation records, faucet resumes): without it the lookup
     // scanned the whole log (45 ms at 100k rows).
     index("chain_transactions_purpose_idx").on(t.chainId, t.purpose, t.createdAt),
+  ],
+);
+
+/**
+ * Every version of a transaction the sender re-signed on the same nonce with higher fees
+ * (lib/chain/sender.ts, replaceStuck): the first replacement records the original and the
+ * new one, each later one itself. Whichever version is mined is the transaction's `hash`.
+ */
+export const chainTransactionVersions = pgTable(
+  "chain_transaction_versions",
+  {
+    hash: text("hash").primaryKey(),
+    transactionId: uuid("transaction_id")
+      .notNull()
+      .references(() => chainTransactions.id, { onDelete: "cascade" }),
+    rawTx: text("raw_tx").notNull(),
+    maxFeePerGas: units("max_fee_per_gas").notNull(),
+    maxPriorityFeePerGas: units("max_priority_fee_per_gas").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("chain_transaction_versions_tx_idx").on(t.transactionId)],
+);
+
+export type ChainTransactionVersion = typeof chainTransactionVersions.$inferSelect;
+
+/** How far a reader of the chain has got (e.g. the escrow's logs: the next block to read). */
+export const chainCursors = pgTable(
+  "chain_cursors",
+  {
+    chainId: integer("chain_id").notNull(),
+    name: text("name").notNull(),
+    nextBlock: units("next_block").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.name] })],
+);
+
+/**
+ * Logs of our contracts as read from the chain (lib/chain/logs.ts), by bounded block ranges
+ * from a cursor: `topic1` is the first indexed argument (the escrow's deal key).
+ */
+export const chainLogs = pgTable(
+  "chain_logs",
+  {
+    chainId: integer("chain_id").notNull(),
+    address: text("address").notNull(),
+    blockNumber: units("block_number").notNull(),
+    blockHash: text("block_hash").notNull(),
+    logIndex: integer("log_index").notNull(),
+    txHash: text("tx_hash").notNull(),
+    topic0: text("topic0").notNull(),
+    topic1: text("topic1"),
+    topics: jsonb("topics").$type<string[]>().notNull(),
+    data: text("data").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.chainId, t.blockHash, t.logIndex] }),
+    index("chain_logs_topic1_idx").on(t.chainId, t.address, t.topic1, t.blockNumber),
+    index("chain_logs_block_idx").on(t.chainId, t.address, t.blockNumber),
   ],
 );
 

@@ -53,6 +53,18 @@ const schema = z.object({
   DEPOSIT_FACTORY_ADDRESS: address,
   /** Seconds to wait for a transaction receipt before leaving it to reconciliation. */
   TX_RECEIPT_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
+  /** More JSON-RPC endpoints (comma-separated), tried in turn when RPC_URL fails. */
+  RPC_FALLBACK_URLS: optional,
+  /** Seconds a signed transaction may stay unmined before it is re-signed with higher fees. */
+  TX_REPLACE_AFTER_SECONDS: z.coerce.number().min(0).default(60),
+  /** Fee ceiling (gwei) a replacement never goes above; default per chain (lib/chain/chains.ts). */
+  TX_MAX_FEE_GWEI: z.coerce.number().positive().optional(),
+  /** An unmined transaction older than this is an alert (error log, health `degraded`). */
+  TX_STUCK_ALERT_SECONDS: z.coerce.number().positive().default(300),
+  /** Blocks on top of a receipt's before a payment counts as confirmed; default per chain. */
+  CHAIN_CONFIRMATIONS: z.coerce.number().int().min(0).optional(),
+  /** Most blocks one eth_getLogs request spans (hosted RPCs refuse larger ranges). */
+  LOG_RANGE_BLOCKS: z.coerce.number().int().positive().default(2000),
 
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   IDP_JWKS_URL: optionalUrl,

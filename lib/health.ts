@@ -1,6 +1,7 @@
 import "server-only";
 import { pingDatabase } from "@/db/queries/health";
 import { chainConfig, publicClient } from "@/lib/chain/config";
+import { stuckTransactionAlert } from "@/lib/chain/sender";
 import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
@@ -9,6 +10,11 @@ export type Health = {
   ok: true;
   db: "ok";
   chain: { chainId: number; blockNumber: number; name: string };
+  /**
+   * Up, but something needs an operator: a transaction unmined longer than
+   * TX_STUCK_ALERT_SECONDS (also logged at error level). Absent when all is well.
+   */
+  degraded?: { stuckTransaction: { id: string; purpose: string; ageSeconds: number } };
 };
 
 async function checkDb(): Promise<string | null> {
@@ -40,6 +46,12 @@ async function checkChain(): Promise<{ blockNumber: bigint } | string> {
 /** Checks every dependency; throws 503 `unavailable` naming the ones that are down. */
 export async function checkHealth(): Promise<Health> {
   const [dbProblem, chain] = await Promise.all([checkDb(), checkChain()]);
+  const stuck = dbProblem
+    ? null
+    : await stuckTransactionAlert(await getDb()).catch((err) => {
+        log.warn("health: in-flight transactions not checked", { err });
+        return null;
+      });
   const config = chainConfig();
   if (dbProblem || typeof chain === "string") {
     throw new AppError("unavailable", "A dependency is down.", {
@@ -58,5 +70,6 @@ export async function checkHealth(): Promise<Health> {
       blockNumber: Number(chain.blockNumber),
       name: config.known.name,
     },
+    ...(stuck ? { degraded: { stuckTransaction: stuck } } : {}),
   };
 }

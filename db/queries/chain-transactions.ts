@@ -1,7 +1,13 @@
 import { and, asc, desc, eq, gte, inArray, lt, ne, type SQL, sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
+import type { Db, DbOrTx } from "@/db/client";
 import { nowIso, placeholder as p, reusable, setTo, timestampAt } from "@/db/reusable";
-import { type ChainTransaction, chainTransactions, signerNonces, type TxStatus } from "@/db/schema";
+import {
+  type ChainTransaction,
+  chainTransactions,
+  chainTransactionVersions,
+  signerNonces,
+  type TxStatus,
+} from "@/db/schema";
 
 // Lookups on the sender's transaction log (lib/chain/sender.ts writes it).
 
@@ -181,6 +187,11 @@ const outcomeStatement = reusable((db) =>
     .set({
       status: setTo("status"),
       blockNumber: sql`${p("blockNumber")}::bigint`,
+      blockHash: setTo("blockHash"),
+      // The version that was mined becomes the transaction's hash (and its bytes, when it
+      // was an earlier one: kept among the versions).
+      hash: setTo("hash"),
+      rawTx: sql`coalesce((select ${chainTransactionVersions.rawTx} from ${chainTransactionVersions} where ${chainTransactionVersions.hash} = ${p("hash")}), ${chainTransactions.rawTx})`,
       error: setTo("error"),
       updatedAt: timestampAt("now"),
     })
@@ -189,20 +200,108 @@ const outcomeStatement = reusable((db) =>
     .prepare("transaction_outcome"),
 );
 
-/** A mined transaction's outcome: confirmed, or failed (reverted), with its block. */
+/**
+ * A mined transaction's outcome: confirmed, or failed (reverted), with its block and the
+ * hash of the version that was mined; `submitted` while it is mined but not yet final
+ * (fewer confirmations than the chain's depth).
+ */
 export async function recordOutcome(
   db: DbOrTx,
   id: string,
-  o: { status: "confirmed" | "failed"; blockNumber: bigint; error: string | null },
+  o: {
+    status: "confirmed" | "failed" | "submitted";
+    blockNumber: bigint;
+    blockHash: string;
+    hash: string;
+    error: string | null;
+  },
 ): Promise<ChainTransaction | undefined> {
   const [row] = await outcomeStatement(db, {
     id,
     status: o.status,
     blockNumber: o.blockNumber.toString(),
+    blockHash: o.blockHash,
+    hash: o.hash,
     error: o.error,
     now: nowIso(),
   });
   return row;
+}
+
+/** Every version of a replaced transaction (none when it was never replaced), oldest first. */
+export async function transactionVersions(
+  db: DbOrTx,
+  id: string,
+): Promise<Array<{ hash: string; rawTx: string }>> {
+  return db
+    .select({ hash: chainTransactionVersions.hash, rawTx: chainTransactionVersions.rawTx })
+    .from(chainTransactionVersions)
+    .where(eq(chainTransactionVersions.transactionId, id))
+    .orderBy(asc(chainTransactionVersions.createdAt));
+}
+
+type Version = { hash: string; rawTx: string; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+
+/**
+ * Makes `next` the current version of a transaction still unmined at version `current`
+ * (compare-and-set on its hash, so two processes never both replace it), recording both
+ * versions. Undefined when the row moved on meanwhile (mined, failed or replaced).
+ */
+export async function replaceVersion(
+  db: Db,
+  row: ChainTransaction,
+  current: Version,
+  next: Version,
+): Promise<ChainTransaction | undefined> {
+  return db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(chainTransactions)
+      .set({
+        hash: next.hash,
+        rawTx: next.rawTx,
+        signedAt: new Date(),
+        versions: sql`${chainTransactions.versions} + 1`,
+        updatedAt: new Date(),
+      })
+      .where(
+        and(
+          eq(chainTransactions.id, row.id),
+          eq(chainTransactions.hash, current.hash),
+          inArray(chainTransactions.status, ["pending", "submitted"]),
+        ),
+      )
+      .returning();
+    if (!updated) return undefined;
+    await tx
+      .insert(chainTransactionVersions)
+      .values([current, next].map((v) => ({ ...v, transactionId: row.id })))
+      .onConflictDoNothing();
+    return updated;
+  });
+}
+
+/** The oldest transaction on `chainId` still unmined (pending or submitted), if any. */
+export async function oldestInFlight(
+  db: DbOrTx,
+  chainId: number,
+): Promise<Pick<ChainTransaction, "id" | "purpose" | "createdAt" | "hash"> | null> {
+  const [row] = await db
+    .select({
+      id: chainTransactions.id,
+      purpose: chainTransactions.purpose,
+      createdAt: chainTransactions.createdAt,
+      hash: chainTransactions.hash,
+    })
+    .from(chainTransactions)
+    .where(
+      and(
+        eq(chainTransactions.chainId, chainId),
+        inArray(chainTransactions.status, ["pending", "submitted"]),
+      ),
+    )
+    .orderBy(asc(chainTransactions.createdAt))
+    .limit(1);
+  return row ?? null;
 }
 
 export async function updateTransaction(

@@ -42,6 +42,13 @@ export interface ChainInfo {
   explorerUrl: string | null;
   testnet: boolean;
   defaultRpcUrl: string;
+  /**
+   * Blocks on top of a receipt's before its transaction counts as final (CHAIN_CONFIRMATIONS
+   * overrides it): 0 on the local node, which never reorganises unless told to.
+   */
+  confirmations: number;
+  /** The highest max fee per gas (gwei) a replacement of a stuck transaction may offer. */
+  maxFeeGwei: number;
 }
 
 const infos = {
@@ -53,6 +60,8 @@ const infos = {
     explorerUrl: null,
     testnet: true,
     defaultRpcUrl: "http://127.0.0.1:8545",
+    confirmations: 0,
+    maxFeeGwei: 1000,
   },
   "base-sepolia": {
     name: "base-sepolia",
@@ -62,6 +71,8 @@ const infos = {
     explorerUrl: "https://sepolia.basescan.org",
     testnet: true,
     defaultRpcUrl: "https://sepolia.base.org",
+    confirmations: 3,
+    maxFeeGwei: 50,
   },
   sepolia: {
     name: "sepolia",
@@ -71,6 +82,8 @@ const infos = {
     explorerUrl: "https://sepolia.etherscan.io",
     testnet: true,
     defaultRpcUrl: "https://ethereum-sepolia-rpc.publicnode.com",
+    confirmations: 3,
+    maxFeeGwei: 500,
   },
   "arc-testnet": {
     name: "arc-testnet",
@@ -80,6 +93,8 @@ const infos = {
     explorerUrl: "https://testnet.arcscan.app",
     testnet: true,
     defaultRpcUrl: "https://rpc.testnet.arc.network",
+    confirmations: 1,
+    maxFeeGwei: 1000,
   },
   base: {
     name: "base",
@@ -89,6 +104,8 @@ const infos = {
     explorerUrl: "https://basescan.org",
     testnet: false,
     defaultRpcUrl: "https://mainnet.base.org",
+    confirmations: 5,
+    maxFeeGwei: 50,
   },
 } as const satisfies Record<ChainName, ChainInfo>;
 

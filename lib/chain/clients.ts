@@ -4,11 +4,13 @@ import {
   type Chain,
   createPublicClient,
   createWalletClient,
+  fallback,
   type Hex,
   type HttpTransport,
   http,
   type PrivateKeyAccount,
   type PublicClient,
+  type Transport,
   type WalletClient,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -18,14 +20,19 @@ import { privateKeyToAccount } from "viem/accounts";
 export interface ChainClientConfig {
   chain: Chain;
   rpcUrl: string;
+  /**
+   * More endpoints for the same chain: requests go to `rpcUrl` first and move down the list
+   * when it fails (viem's `fallback` transport), e.g. a hosted RPC that answers 429 or drops.
+   */
+  fallbackUrls?: string[];
   /** Per-request timeout; defaults to 10s so a dead RPC fails fast instead of hanging a request. */
   timeoutMs?: number;
   /** Retries on transport errors (viem backs off exponentially); small so failures surface quickly. */
   retryCount?: number;
 }
 
-export type ChainPublicClient = PublicClient<HttpTransport, Chain>;
-export type ChainWalletClient = WalletClient<HttpTransport, Chain, PrivateKeyAccount>;
+export type ChainPublicClient = PublicClient<Transport, Chain>;
+export type ChainWalletClient = WalletClient<Transport, Chain, PrivateKeyAccount>;
 
 const agents = {
   http: new HttpAgent({ keepAlive: true }),
@@ -86,12 +93,19 @@ export const rpcFetch = ((input: string | URL, init?: RequestInit): Promise<Resp
   });
 }) as typeof fetch;
 
-function transport(config: ChainClientConfig): HttpTransport {
-  return http(config.rpcUrl, {
-    timeout: config.timeoutMs ?? 10_000,
+function transport(config: ChainClientConfig): Transport {
+  const one = (url: string): HttpTransport =>
+    http(url, {
+      timeout: config.timeoutMs ?? 10_000,
+      retryCount: config.retryCount ?? 2,
+      retryDelay: 250,
+      fetchFn: rpcFetch,
+    });
+  if (!config.fallbackUrls?.length) return one(config.rpcUrl);
+  // Each endpoint retries on its own first; a request it still fails (down, 429, dropped)
+  // goes to the next one. No ranking: the order given is the order of preference.
+  return fallback([config.rpcUrl, ...config.fallbackUrls].map(one), {
     retryCount: config.retryCount ?? 2,
-    retryDelay: 250,
-    fetchFn: rpcFetch,
   });
 }
 

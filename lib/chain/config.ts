@@ -1,5 +1,5 @@
 import path from "node:path";
-import { type Address, getAddress, type Hex } from "viem";
+import { type Address, getAddress, type Hex, parseGwei } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { type ChainInfo, chainByName } from "@/lib/chain/chains";
 import { type ChainPublicClient, makePublicClient } from "@/lib/chain/clients";
@@ -16,6 +16,12 @@ export type ChainConfig = {
   known: ChainInfo;
   chainId: number;
   rpcUrl: string;
+  /** RPC_URL first, then RPC_FALLBACK_URLS: the read client fails over along this list. */
+  rpcUrls: string[];
+  /** Blocks on top of a receipt's before it is final (0: final once mined). */
+  confirmations: number;
+  /** The fee ceiling of a replacement (wei per gas). */
+  maxFeePerGas: bigint;
   usdc: Address | null;
   registry: Address | null;
   escrow: Address | null;
@@ -46,6 +52,15 @@ export function resolveChainConfig(e: Env = env()): ChainConfig {
     known,
     chainId: known.chain.id,
     rpcUrl: e.RPC_URL ?? known.defaultRpcUrl,
+    rpcUrls: [
+      e.RPC_URL ?? known.defaultRpcUrl,
+      ...(e.RPC_FALLBACK_URLS ?? "")
+        .split(",")
+        .map((u) => u.trim())
+        .filter(Boolean),
+    ],
+    confirmations: e.CHAIN_CONFIRMATIONS ?? known.confirmations,
+    maxFeePerGas: parseGwei(String(e.TX_MAX_FEE_GWEI ?? known.maxFeeGwei)),
     usdc: usdc ? getAddress(usdc) : null,
     registry: registry ? getAddress(registry) : null,
     escrow: escrow ? getAddress(escrow) : null,
@@ -105,7 +120,11 @@ export function requireTreasury(config: ChainConfig = chainConfig()): Hex {
 export function publicClient(): ChainPublicClient {
   if (!client) {
     const config = chainConfig();
-    client = makePublicClient({ chain: config.known.chain, rpcUrl: config.rpcUrl });
+    client = makePublicClient({
+      chain: config.known.chain,
+      rpcUrl: config.rpcUrl,
+      fallbackUrls: config.rpcUrls.slice(1),
+    });
   }
   return client;
 }

@@ -4,6 +4,7 @@ import {
   BaseError,
   type Hex,
   keccak256,
+  parseTransaction,
   TransactionNotFoundError,
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
@@ -14,11 +15,14 @@ import {
   findTransaction,
   heldNonces,
   insertTransaction,
+  oldestInFlight,
   recordOutcome,
+  replaceVersion,
   resyncSignerNonce,
   setSignerNonce,
   stalePending,
   takeSignerNonce,
+  transactionVersions,
   updateTransaction,
 } from "@/db/queries/chain-transactions";
 import type { ChainTransaction } from "@/db/schema";
@@ -35,10 +39,14 @@ import { log } from "@/lib/log";
 //     The node's nonce is read only to (re)synchronise that row: the first time a process
 //     uses a signer (or the row is missing) and after the node refused one of our nonces;
 //  2. broadcast the recorded bytes;
-//  3. wait for the receipt (bounded) — only `status === "success"` is confirmed.
+//  3. wait for the receipt (bounded) — only `status === "success"` is confirmed, and only
+//     once the chain's confirmation depth is on top of it (0 on the local chain).
 // A failure at any point leaves a row that `resumeTransaction` finishes: it finds the
 // receipt by hash or re-broadcasts the same signed bytes (same nonce, same hash), so a
-// transfer is never lost and never made twice.
+// transfer is never lost and never made twice. A transaction left unmined longer than
+// TX_REPLACE_AFTER_SECONDS is re-signed on the SAME nonce with higher fees (replaceStuck):
+// every version is recorded and whichever one is mined is the transaction, so it still
+// happens at most once. A mined transaction a reorg removed is sent again (same bytes).
 
 export type SendRequest = {
   to: Address;
@@ -144,6 +152,23 @@ async function nextNonce(
     nonce++;
   }
   return nonce;
+}
+
+/**
+ * The account of a signer address, for re-signing a stuck transaction: any key this process
+ * has used (signerAccount), else the service's own keys from the configuration.
+ */
+function knownSigner(address: string): PrivateKeyAccount | null {
+  const wanted = address.toLowerCase();
+  for (const account of accounts.values())
+    if (account.address.toLowerCase() === wanted) return account;
+  const { treasuryKey, sponsorKey } = chainConfig();
+  for (const key of [treasuryKey, sponsorKey]) {
+    if (!key) continue;
+    const account = signerAccount(key);
+    if (account.address.toLowerCase() === wanted) return account;
+  }
+  return null;
 }
 
 /** Signers whose nonce row this process has synchronised with the chain since it started. */
@@ -393,8 +418,9 @@ async function settleRejectedBroadcast(
   err: unknown,
 ): Promise<ChainTransaction> {
   const hash = row.hash as Hex;
-  const receipt = await receiptOf(hash);
-  if (receipt) return recordReceipt(db, row.id, receipt);
+  // Any version of it: "nonce too low" for a replacement whose original was mined.
+  const receipt = await minedVersion(db, row);
+  if (receipt) return recordMined(db, row.id, receipt);
   if (await nodeKnows(hash))
     return row.status === "pending" ? update(db, row.id, { status: "submitted" }) : row;
   const from = row.fromAddress as Address;
@@ -403,8 +429,8 @@ async function settleRejectedBroadcast(
     publicClient().getTransactionCount({ address: from, blockTag: "pending" }),
   ]);
   // Read again after the counts: a transaction mined between the two reads is not lost.
-  const late = await receiptOf(hash);
-  if (late) return recordReceipt(db, row.id, late);
+  const late = await minedVersion(db, row);
+  if (late) return recordMined(db, row.id, late);
   if (mined > row.nonce || pending <= row.nonce) {
     forgetFees(); // refused perhaps for its fee: the next transaction reads them afresh
     log.error("transaction not accepted by the node", { id: row.id, purpose: row.purpose, err });
@@ -447,15 +473,64 @@ export async function recordReceipt(
   db: DbOrTx,
   id: string,
   receipt: TransactionReceipt,
+  final = true,
 ): Promise<ChainTransaction> {
   const ok = receipt.status === "success";
   const row = await recordOutcome(db, id, {
-    status: ok ? "confirmed" : "failed",
+    // Mined but not yet final: still `submitted`, with the block it was seen in (a resume
+    // checks that block is still the chain's).
+    status: final ? (ok ? "confirmed" : "failed") : "submitted",
     blockNumber: receipt.blockNumber,
+    blockHash: receipt.blockHash,
+    hash: receipt.transactionHash,
     error: ok ? null : "reverted",
   });
   if (!row) throw new Error(`chain transaction ${id} vanished`);
   return row;
+}
+
+/** Whether the chain's confirmation depth is on top of this receipt's block. */
+export async function isFinal(receipt: TransactionReceipt): Promise<boolean> {
+  const depth = BigInt(chainConfig().confirmations);
+  if (depth === 0n) return true;
+  const head = await publicClient().getBlockNumber({ cacheTime: 0 });
+  return head - receipt.blockNumber >= depth;
+}
+
+/** Records a mined version: final or not, as the chain's depth says. */
+async function recordMined(
+  db: Db,
+  id: string,
+  receipt: TransactionReceipt,
+): Promise<ChainTransaction> {
+  return recordReceipt(db, id, receipt, await isFinal(receipt).catch(() => false));
+}
+
+/** Every hash the transaction was signed under: the current one first. */
+async function hashesOf(db: Db, row: ChainTransaction): Promise<Hex[]> {
+  const current = row.hash as Hex;
+  if (row.versions <= 1) return [current];
+  const versions = await transactionVersions(db, row.id);
+  return [current, ...versions.map((v) => v.hash as Hex).filter((h) => h !== current)];
+}
+
+/**
+ * The receipt of whichever version of this transaction was mined (at most one can be: they
+ * share a nonce), or null. Its block is checked against the chain's block at that height
+ * when a depth is configured, so a receipt from a node that has not seen a reorg yet is
+ * not taken for a final one.
+ */
+async function minedVersion(db: Db, row: ChainTransaction): Promise<TransactionReceipt | null> {
+  for (const hash of await hashesOf(db, row)) {
+    const receipt = await receiptOf(hash);
+    if (!receipt) continue;
+    if (chainConfig().confirmations === 0) return receipt;
+    const block = await publicClient()
+      .getBlock({ blockNumber: receipt.blockNumber })
+      .catch(() => null);
+    if (block?.hash === receipt.blockHash) return receipt;
+  }
+  return null;
 }
 
 /** The receipt, or null when the node has none; a node that does not answer is a 502. */
@@ -502,17 +577,182 @@ export async function pollReceipt(
 }
 
 /**
- * Waits (bounded) for the receipt. Returns the row as `confirmed` or `failed` (reverted),
- * or still `submitted` when the wait timed out — reconciliation picks it up from there.
+ * Waits (bounded) for the receipt of any version of the transaction, then for the chain's
+ * confirmation depth on top of it. Returns the row as `confirmed` or `failed` (reverted),
+ * still `submitted` when the wait timed out (with its block when it was mined but is not
+ * final yet) — reconciliation picks it up from there. A transaction still unmined
+ * TX_REPLACE_AFTER_SECONDS after it was signed is replaced meanwhile (replaceStuck).
  */
 export async function awaitReceipt(
   db: Db,
   row: ChainTransaction,
   timeoutMs = env().TX_RECEIPT_TIMEOUT_SECONDS * 1000,
+  /** The caller has just replaced it: no second replacement in this wait. */
+  justReplaced = false,
 ): Promise<ChainTransaction> {
+  const deadline = Date.now() + timeoutMs;
+  const local = chainConfig().known.name === "local";
+  const ceiling = local ? 200 : 2_000;
+  let current = row;
+  let hashes = await hashesOf(db, current);
   // Not mined at once: perhaps an earlier nonce of ours never reached the node.
-  const receipt = await pollReceipt(row.hash as Hex, timeoutMs, () => fillNonceGap(db, row));
-  return receipt ? recordReceipt(db, row.id, receipt) : row;
+  let late: (() => Promise<void>) | undefined = () => fillNonceGap(db, row);
+  const start = Date.now();
+  let seen: TransactionReceipt | null = null;
+  let replaced = justReplaced;
+  for (let delay = local ? 5 : 25; ; delay = Math.min(delay * 2, ceiling)) {
+    let receipt: TransactionReceipt | null = null;
+    for (const hash of hashes) {
+      receipt = await receiptOf(hash);
+      if (receipt) break;
+    }
+    if (receipt) {
+      if (await isFinal(receipt)) return recordReceipt(db, current.id, receipt);
+      // Mined, not final yet: written down once, then waited on block by block.
+      if (seen?.blockHash !== receipt.blockHash)
+        current = await recordReceipt(db, current.id, receipt, false);
+      seen = receipt;
+    } else if (seen) {
+      // It was mined and is gone: a reorg. Same bytes again (the node may have dropped them).
+      current = await sendAgainAfterReorg(db, current);
+      seen = null;
+    }
+    if (late && Date.now() - start >= 100) {
+      await late();
+      late = undefined;
+    }
+    // One replacement per wait: a node that mines nothing at any fee (a frozen chain) is not
+    // offered ever higher fees in a loop; the next wait (a resume, reconcile) bumps again.
+    if (
+      !replaced &&
+      !receipt &&
+      !seen &&
+      Date.now() >= current.signedAt.getTime() + replaceAfterMs()
+    ) {
+      replaced = true;
+      const next = await replaceStuck(db, current);
+      if (next.status === "confirmed" || next.status === "failed") return next;
+      if (next.hash !== current.hash) hashes = await hashesOf(db, next);
+      current = next;
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) return current;
+    await new Promise((r) => setTimeout(r, Math.min(delay, left)));
+  }
+}
+
+const replaceAfterMs = () => env().TX_REPLACE_AFTER_SECONDS * 1000;
+
+/** A mined (not yet final) transaction a reorg removed: forget its block, broadcast again. */
+async function sendAgainAfterReorg(db: Db, row: ChainTransaction): Promise<ChainTransaction> {
+  log.warn("a reorg removed a mined transaction; sending it again", {
+    id: row.id,
+    purpose: row.purpose,
+    hash: row.hash,
+    block: row.blockNumber?.toString(),
+  });
+  const cleared = await update(db, row.id, { blockNumber: null, blockHash: null });
+  return broadcast(db, cleared);
+}
+
+/** The fees a replacement must at least offer over `old` (EIP-1559 replacement rule: +10 %). */
+const minimumBump = (old: bigint) => (old * 110n + 99n) / 100n;
+
+/**
+ * Re-signs a transaction that has stayed unmined since TX_REPLACE_AFTER_SECONDS on the SAME
+ * nonce with higher fees — 12.5 % over the stuck version's (at least the node's +10 %
+ * replacement rule), or the market's if that is higher — up to the chain's fee ceiling, then
+ * broadcasts it. Both versions are recorded (chain_transaction_versions) and whichever is
+ * mined counts: they share a nonce, so only one can be. Nothing is re-signed when a version
+ * is mined already, when the nonce is used, when no key of ours signs for the address, or
+ * when the ceiling leaves no room for the bump (an error is logged: the operator decides).
+ */
+export async function replaceStuck(db: Db, row: ChainTransaction): Promise<ChainTransaction> {
+  if (!row.rawTx || !row.hash) return row;
+  if (row.status !== "pending" && row.status !== "submitted") return row;
+  const mined = await minedVersion(db, row);
+  if (mined) return recordMined(db, row.id, mined);
+  const account = knownSigner(row.fromAddress);
+  if (!account) {
+    log.warn("stuck transaction: no key of ours signs for its sender", { id: row.id });
+    return row;
+  }
+  const config = chainConfig();
+  const used = await publicClient().getTransactionCount({
+    address: row.fromAddress as Address,
+    blockTag: "latest",
+  });
+  if (used > row.nonce) return row; // its nonce is taken: a broadcast or resume sorts it out
+  const old = parseTransaction(row.rawTx as Hex);
+  if (old.type !== "eip1559" || !old.maxFeePerGas || old.maxPriorityFeePerGas === undefined)
+    return row;
+  forgetFees();
+  const market = await currentFees(config);
+  const bump = (x: bigint) => (x * 1125n + 999n) / 1000n;
+  let maxFee = bump(old.maxFeePerGas);
+  if (market.maxFeePerGas > maxFee) maxFee = market.maxFeePerGas;
+  let tip = bump(old.maxPriorityFeePerGas);
+  if (market.maxPriorityFeePerGas > tip) tip = market.maxPriorityFeePerGas;
+  if (maxFee > config.maxFeePerGas) maxFee = config.maxFeePerGas;
+  if (tip > maxFee) tip = maxFee;
+  if (maxFee < minimumBump(old.maxFeePerGas) || tip < minimumBump(old.maxPriorityFeePerGas)) {
+    log.error("stuck transaction not replaced: the fee ceiling leaves no room", {
+      id: row.id,
+      purpose: row.purpose,
+      maxFeePerGas: old.maxFeePerGas.toString(),
+      ceiling: config.maxFeePerGas.toString(),
+    });
+    return row;
+  }
+  const raw = await account.signTransaction({
+    chainId: config.chainId,
+    type: "eip1559",
+    to: old.to ?? undefined,
+    data: old.data,
+    value: old.value ?? 0n,
+    nonce: row.nonce,
+    gas: old.gas,
+    maxFeePerGas: maxFee,
+    maxPriorityFeePerGas: tip,
+  });
+  const replaced = await replaceVersion(
+    db,
+    row,
+    {
+      hash: row.hash,
+      rawTx: row.rawTx,
+      maxFeePerGas: old.maxFeePerGas,
+      maxPriorityFeePerGas: old.maxPriorityFeePerGas,
+    },
+    { hash: keccak256(raw), rawTx: raw, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip },
+  );
+  // Another process replaced it (or it was mined and recorded) meanwhile: theirs stands.
+  if (!replaced) return (await findTransaction(db, row.id)) ?? row;
+  log.warn("stuck transaction replaced with higher fees", {
+    id: row.id,
+    purpose: row.purpose,
+    nonce: row.nonce,
+    from: row.hash,
+    to: replaced.hash,
+    maxFeePerGas: maxFee.toString(),
+  });
+  return broadcast(db, replaced);
+}
+
+/**
+ * The alert for stuck transactions: the oldest one still unmined on this chain when it is
+ * older than TX_STUCK_ALERT_SECONDS (logged at error level), else null.
+ */
+export async function stuckTransactionAlert(
+  db: Db,
+): Promise<{ id: string; purpose: string; ageSeconds: number } | null> {
+  const oldest = await oldestInFlight(db, chainConfig().chainId);
+  if (!oldest) return null;
+  const ageSeconds = Math.floor((Date.now() - oldest.createdAt.getTime()) / 1000);
+  if (ageSeconds < env().TX_STUCK_ALERT_SECONDS) return null;
+  const alert = { id: oldest.id, purpose: oldest.purpose, ageSeconds };
+  log.error("a transaction has been waiting to be mined too long", { ...alert, hash: oldest.hash });
+  return alert;
 }
 
 /**
@@ -540,7 +780,7 @@ export async function broadcastAndAwait(
     return awaitReceipt(db, await settleRejectedBroadcast(db, row, err), timeoutMs);
   }
   const receipt = await receiptOf(row.hash as Hex);
-  if (receipt)
+  if (receipt && (await isFinal(receipt)))
     return confirmIn && receipt.status === "success"
       ? confirmIn(receipt)
       : recordReceipt(db, row.id, receipt);
@@ -574,11 +814,22 @@ export async function resumeTransaction(
   // Sent before: it may be mined already. A `pending` row was never sent, or its send was
   // cut short — a broadcast the node already has is sorted out by the chain in broadcast.
   if (current.status === "submitted") {
-    const receipt = await receiptOf(current.hash as Hex);
-    if (receipt) return recordReceipt(db, current.id, receipt);
+    const receipt = await minedVersion(db, current);
+    if (receipt) {
+      const mined = await recordMined(db, current.id, receipt);
+      return mined.status === "submitted" ? awaitReceipt(db, mined, timeoutMs) : mined;
+    }
+    // Seen mined before, and no version is on the chain now: a reorg removed it.
+    if (current.blockNumber !== null)
+      return awaitReceipt(db, await sendAgainAfterReorg(db, current), timeoutMs);
   }
-  const sent = await broadcast(db, current);
-  return awaitReceipt(db, sent, timeoutMs);
+  // Unmined for too long: a new version with higher fees instead of the same bytes.
+  const stuck = Date.now() >= current.signedAt.getTime() + replaceAfterMs();
+  const sent = stuck ? await replaceStuck(db, current) : await broadcast(db, current);
+  if (sent.status === "confirmed" || sent.status === "failed") return sent;
+  // Not replaced after all (no room under the ceiling, no key): the same bytes again.
+  const out = stuck && sent.hash === current.hash ? await broadcast(db, sent) : sent;
+  return awaitReceipt(db, out, timeoutMs, stuck);
 }
 
 export async function getChainTransaction(db: Db, id: string): Promise<ChainTransaction | null> {

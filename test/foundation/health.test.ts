@@ -15,6 +15,7 @@ import { call } from "../helpers/http";
 
 let closedPort: number;
 let otherChain: AnvilInstance;
+let restoreAlert: (() => void) | undefined;
 
 beforeAll(async () => {
   // A port nothing listens on: taken, then let go.
@@ -27,10 +28,14 @@ beforeAll(async () => {
     });
   });
   otherChain = await startAnvil({ port: 0, chainId: 999 });
+  // The shared test database may hold other files' unmined transactions, however old: the
+  // stuck-transaction alert (test/chain/replacement.test.ts) is not what this file checks.
+  restoreAlert = setChainEnv({ TX_STUCK_ALERT_SECONDS: String(365 * 24 * 3600) });
 });
 
 afterAll(async () => {
   await otherChain?.stop();
+  restoreAlert?.();
 });
 
 const health = () => call(healthRoute.GET, { path: "/api/health" });

@@ -22,7 +22,13 @@ export type ChainEnv = Partial<
     | "TX_RECEIPT_TIMEOUT_SECONDS"
     | "RELAY_PROVIDER"
     | "RELAY_API_URL"
-    | "RELAY_API_KEY",
+    | "RELAY_API_KEY"
+    | "RPC_FALLBACK_URLS"
+    | "TX_REPLACE_AFTER_SECONDS"
+    | "TX_MAX_FEE_GWEI"
+    | "TX_STUCK_ALERT_SECONDS"
+    | "CHAIN_CONFIRMATIONS"
+    | "LOG_RANGE_BLOCKS",
     string | undefined
   >
 >;

@@ -159,6 +159,8 @@ describe("relay via a Gelato-style API (local fake relayer on a Base Sepolia for
 
     const relayEnv = setChainEnv({
       CHAIN: "base-sepolia",
+      // An anvil that mines only what is sent: no blocks would come to confirm on top.
+      CHAIN_CONFIRMATIONS: "0",
       RELAY_PROVIDER: "gelato",
       RELAY_API_URL: `http://127.0.0.1:${port}`,
       RELAY_API_KEY: apiKey,
