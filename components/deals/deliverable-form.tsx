@@ -5,8 +5,8 @@ import { apiFetch, errorMessage } from "@/lib/client/api";
 import type { PrecheckJson } from "@/lib/verify/precheck";
 import { FieldError } from "./field-error";
 import { errorId, FieldErrors, fieldIssues } from "./field-errors";
-import { formatDeduction, formatScore, type MilestoneJson } from "./format";
-import { Chips } from "./parts";
+import { formatScore, type MilestoneJson } from "./format";
+import { Chips, DeductionList } from "./parts";
 
 // The creator submits (or, after a rejection, resubmits) a milestone's deliverable:
 // the post's URL, its text and a note for the brand. A resubmission starts from the last
@@ -198,15 +198,7 @@ function PrecheckView({ result: r, stale }: { result: PrecheckJson; stale: boole
               : `Not ready yet: the rule score ${formatScore(r.score)} is below the ${formatScore(r.minScore)} minimum.`}
       </strong>
       {!unread && r.missing.length > 0 && <Chips items={r.missing} tone="missing" />}
-      {!unread && r.deductions.length > 0 && (
-        <ul className="deduction-list">
-          {r.deductions.map((d) => (
-            <li key={d.reason}>
-              <span className="deduction-points">{formatDeduction(d.points)}</span>: {d.reason}
-            </li>
-          ))}
-        </ul>
-      )}
+      {!unread && r.deductions.length > 0 && <DeductionList deductions={r.deductions} />}
       {r.criteria.length > 0 && (
         <span className="muted">
           No rule can judge {r.criteria.length === 1 ? "this criterion" : "these criteria"}; the

@@ -5,6 +5,7 @@ import { AUTO_SETTLE_CONFIDENCE } from "@/lib/verify/confidence";
 
 export type {
   DealJson,
+  DeductionJson,
   DeliverableJson,
   MilestoneJson,
   SettlementJson,

@@ -3,7 +3,6 @@ import { AddressLink, CopyHash, TxLink } from "./escrow-views";
 import {
   type DeliverableJson,
   formatDate,
-  formatDeduction,
   formatScore,
   formatUsdc,
   type MilestoneJson,
@@ -14,7 +13,7 @@ import {
   type VerdictJson,
   verdictCoverage,
 } from "./format";
-import { Badge, Chips } from "./parts";
+import { Badge, Chips, DeductionList } from "./parts";
 
 // Read-only pieces of a milestone card: status timeline, deliverable, verdict, payment.
 
@@ -132,13 +131,7 @@ export function VerdictView({
       {verdict.deductions.length > 0 && (
         <div className="stack tight small" data-testid="verdict-deductions">
           <span className="muted">Why not 100 %:</span>
-          <ul className="deduction-list">
-            {verdict.deductions.map((d) => (
-              <li key={d.reason}>
-                <span className="deduction-points">{formatDeduction(d.points)}</span>: {d.reason}
-              </li>
-            ))}
-          </ul>
+          <DeductionList deductions={verdict.deductions} />
         </div>
       )}
       {requirements && <VerdictCoverageView verdict={verdict} requirements={requirements} />}

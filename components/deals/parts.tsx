@@ -1,5 +1,11 @@
 import type { ReactNode } from "react";
-import { type BadgeTone, badgeClass, type MilestoneJson } from "./format";
+import {
+  type BadgeTone,
+  badgeClass,
+  type DeductionJson,
+  formatDeduction,
+  type MilestoneJson,
+} from "./format";
 
 // Small presentational pieces shared by the dashboards and the deal page.
 
@@ -151,5 +157,18 @@ export function RequirementsView({
         </div>
       )}
     </dl>
+  );
+}
+
+/** What a verdict (or a pre-check) took off the score, one line each: "−10 %: posted on …". */
+export function DeductionList({ deductions }: { deductions: DeductionJson[] }) {
+  return (
+    <ul className="deduction-list">
+      {deductions.map((d) => (
+        <li key={d.reason}>
+          <span className="deduction-points">{formatDeduction(d.points)}</span>: {d.reason}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -108,9 +108,9 @@ function DecisionForm({
     (m.review?.appeal?.status === "open" ||
       (m.status === "submitted" && !!m.verdict && needsDecision(m.verdict)));
   const [approve, setApprove] = useState(true);
-  const [percent, setPercent] = useState(
-    String(Math.round((m.verdict?.approved ? m.verdict.score : 1) * 100)),
-  );
+  // The verdict's score until the brand types its own (the verdict may arrive after mounting).
+  const [typed, setPercent] = useState<string | null>(null);
+  const percent = typed ?? String(Math.round((m.verdict?.approved ? m.verdict.score : 1) * 100));
   const [reason, setReason] = useState("");
   // A failed decision may still have reached the escrow: read the deal again either way.
   const decide = useConfirmedAction(

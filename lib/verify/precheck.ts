@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
-import { findHandle } from "@/db/queries/creator-handles";
 import { findVisibleMilestone } from "@/db/queries/deals";
 import type { User } from "@/db/schema";
 import { deliverableBody } from "@/lib/deals/schemas";
@@ -10,6 +9,7 @@ import { reserveAttempt, type Window } from "@/lib/rate-limit";
 import { deterministicCheck, type RequirementResult } from "./checks";
 import { type EvidenceOptions, fetchEvidence } from "./evidence";
 import { rubricVerdict } from "./rubric";
+import { verifierInput } from "./verify-milestone";
 
 // The creator's pre-check (POST /api/milestones/:id/precheck): before submitting, the post
 // at a URL is read exactly as the verifier would read it and put through the rule checks —
@@ -82,21 +82,11 @@ export async function precheckMilestone(
 
   // No transaction is open: the post is read from its platform, as the verifier reads it.
   const evidence = await fetchEvidence(url, opts.evidence);
-  const platform = evidence.status === "ok" ? evidence.record.platform : evidence.platform;
-  const declared = await findHandle(db, caller.id, platform);
-  const input = {
-    requirements: milestone.requirements,
-    deliverable: { url, text: "", note: "" },
-    evidence,
-    declaredHandle: declared?.handle ?? null,
-    handleVerified: !!declared?.verifiedAt,
-    dealTitle: deal.title,
-    milestoneTitle: milestone.title,
-    platform: deal.platform,
-  };
+  const input = await verifierInput(db, deal, milestone, { url, text: "", note: "" }, evidence);
   const { results, missing } = deterministicCheck(input);
   const rubric = rubricVerdict(input);
   const scoreBps = scoreToBps(rubric.score);
+  const platform = evidence.status === "ok" ? evidence.record.platform : evidence.platform;
   return {
     ready: missing.length === 0 && rubric.approved && scoreBps >= deal.minScoreBps,
     missing,

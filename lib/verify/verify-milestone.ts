@@ -24,6 +24,7 @@ import { evidenceOfRow, evidenceRow } from "./evidence/store";
 import { verifierLabel } from "./labels";
 import { type EvidenceRef, hashVerdictRecord, verdictRecordOf } from "./record";
 import { RUBRIC_MODEL_ID } from "./rubric";
+import type { VerifierInput } from "./verdict";
 import {
   NO_EVIDENCE_MODEL_ID,
   runVerifier,
@@ -165,6 +166,31 @@ function evidenceRef(e: Evidence): EvidenceRef {
       };
 }
 
+/**
+ * What the verifier is given for a deliverable and its evidence: the brief, the creator's
+ * claim, and the creator's declared handle on the evidence's platform (and whether proved).
+ */
+export async function verifierInput(
+  db: DbOrTx,
+  deal: Deal,
+  milestone: Milestone,
+  deliverable: Pick<Deliverable, "url" | "text" | "note">,
+  evidence: Evidence,
+): Promise<VerifierInput> {
+  const platform = evidence.status === "ok" ? evidence.record.platform : evidence.platform;
+  const declared = deal.creatorId ? await findHandle(db, deal.creatorId, platform) : null;
+  return {
+    requirements: milestone.requirements,
+    deliverable: { url: deliverable.url, text: deliverable.text, note: deliverable.note },
+    evidence,
+    declaredHandle: declared?.handle ?? null,
+    handleVerified: !!declared?.verifiedAt,
+    dealTitle: deal.title,
+    milestoneTitle: milestone.title,
+    platform: deal.platform,
+  };
+}
+
 /** Reads the evidence and calls the verifier (no transaction open), then stores both; returns the stored verdict. */
 async function runAndStore(
   db: DbOrTx,
@@ -182,19 +208,8 @@ async function runAndStore(
     deliverable.url,
     opts.evidence,
   );
-  const platform = evidence.status === "ok" ? evidence.record.platform : evidence.platform;
-  const declared = deal.creatorId ? await findHandle(db, deal.creatorId, platform) : null;
   const result = await runVerifier(
-    {
-      requirements: milestone.requirements,
-      deliverable: { url: deliverable.url, text: deliverable.text, note: deliverable.note },
-      evidence,
-      declaredHandle: declared?.handle ?? null,
-      handleVerified: !!declared?.verifiedAt,
-      dealTitle: deal.title,
-      milestoneTitle: milestone.title,
-      platform: deal.platform,
-    },
+    await verifierInput(db, deal, milestone, deliverable, evidence),
     opts,
   );
   const verifiedAt = new Date();
