@@ -120,6 +120,26 @@ test("register an endpoint, receive a signed event, see it in the log, resend it
   expect(got[1]?.eventId).toBe(got[0]?.eventId);
   expect(got[1]?.verified).toBe(true);
 
+  // The payload view: the request body sent and the receiver's answer.
+  const createdRow = log.getByRole("row").filter({ hasText: "created" }).first();
+  await createdRow.getByText("Payload and response").click();
+  await expect(createdRow.getByTestId("delivery-request")).toContainText('"type": "created"');
+  await expect(createdRow.getByText("Response: HTTP 200")).toBeVisible();
+  await expect(createdRow.getByTestId("delivery-response")).toContainText("ok");
+
+  // A test event of any type (this endpoint takes all), through the real signing path.
+  await card.getByLabel("Test event type").selectOption("paid");
+  await card.getByRole("button", { name: "Send test event" }).click();
+  await expect.poll(() => got.length).toBe(3);
+  expect(got[2]).toMatchObject({ type: "paid", verified: true });
+  const testRow = log.getByRole("row").filter({ hasText: "paid" });
+  await expect(testRow).toContainText("delivered");
+  await expect(testRow).toContainText("test");
+  await testRow.getByText("Payload and response").click();
+  await expect(testRow.getByTestId("delivery-request")).toContainText('"test": true');
+  await expect(testRow.getByText("Response: HTTP 200")).toBeVisible();
+  await screenshots(page, "webhooks-test-event");
+
   await card.getByRole("button", { name: "Disable" }).click();
   await expect(card).toContainText("disabled");
   await expect(card.getByRole("button", { name: "Enable" })).toBeVisible();

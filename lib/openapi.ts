@@ -86,6 +86,7 @@ import { evidenceQuery } from "@/lib/verify/evidence/read";
 import { precheckBody, precheckResponse } from "@/lib/verify/precheck";
 import { walletOverviewResponse, withdrawalBody, withdrawalResponse } from "@/lib/wallet/schemas";
 import { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
+import { testEventBody } from "@/lib/webhooks/test-events";
 
 // The API reference, served as OpenAPI 3.1 at /api/openapi.json and rendered at /docs.
 // Request schemas come from the same zod schemas the handlers validate with.
@@ -1098,6 +1099,18 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
         "404 not_found (endpoint or delivery)",
         "409 invalid_state (the endpoint is disabled, or the delivery is being sent right now)",
       ],
+    },
+    {
+      method: "POST",
+      path: "/api/webhooks/{id}/test",
+      tag: "Webhooks",
+      auth: true,
+      body: testEventBody,
+      summary:
+        "Send a test event of any type to this endpoint: shaped like a real event (`test: true`, a sample deal or milestone as `data.object`), signed, sent right after this answer and retried like any delivery; it shows in the delivery log with the request body and the receiver's answer.",
+      response: "202 { delivery }",
+      responseSchema: webhookDeliveryResponse,
+      errors: ["404 not_found", "409 invalid_state (the endpoint is disabled)"],
     },
   ];
 }

@@ -52,6 +52,7 @@ import * as webhooksIdDeliveriesDeliveryidResend from "./webhooks/[id]/deliverie
 import * as webhooksIdDeliveries from "./webhooks/[id]/deliveries/route";
 import * as webhooksIdRotateSecret from "./webhooks/[id]/rotate-secret/route";
 import * as webhooksId from "./webhooks/[id]/route";
+import * as webhooksIdTest from "./webhooks/[id]/test/route";
 import * as webhooks from "./webhooks/route";
 
 // The API reference with what each route declares in its own route({ auth, scope }): the
@@ -112,6 +113,7 @@ export const routeModules: Record<string, Record<string, unknown>> = {
   "/api/webhooks/{id}/deliveries/{deliveryId}/resend": webhooksIdDeliveriesDeliveryidResend,
   "/api/webhooks/{id}/deliveries": webhooksIdDeliveries,
   "/api/webhooks/{id}/rotate-secret": webhooksIdRotateSecret,
+  "/api/webhooks/{id}/test": webhooksIdTest,
   "/api/webhooks/{id}": webhooksId,
   "/api/webhooks": webhooks,
 };

@@ -9,11 +9,10 @@ export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
 function methods(): SignInMethods {
-  const { oidc, email, siwe } = signInMethods();
+  const { oidc, email } = signInMethods();
   return {
     oidc: oidc ? { name: oidc.name } : null,
     email,
-    siwe,
     outbox: email && outboxPageShown() ? "/dev/outbox" : null,
   };
 }

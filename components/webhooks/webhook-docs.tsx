@@ -21,7 +21,7 @@ createServer((req, res) => {
   let raw = ""; // the exact bytes: verify before parsing, never a re-serialized object
   req.setEncoding("utf8").on("data", (c) => (raw += c)).on("end", () => {
     if (!verify(raw, req.headers["milestone-signature"], secret)) return res.writeHead(400).end();
-    const event = JSON.parse(raw); // { id, type, createdAt, data: { dealId, milestoneId, … } }
+    const event = JSON.parse(raw); // { id, object: "event", type, createdAt, data: { object, previous_attributes?, dealId, … } }
     if (!seen.has(event.id)) {
       seen.add(event.id); // at-least-once: the same id may arrive twice
       console.log(event.type, event.data.dealId);
@@ -37,11 +37,16 @@ export function WebhookDocs() {
       <p className="small">
         Register an endpoint (<code>POST /api/webhooks</code> or{" "}
         <a href="/settings/webhooks">Settings → Webhooks</a>) and every event of your deals&apos;
-        activity log is POSTed to it as JSON:{" "}
-        <code>{'{ "id", "type", "createdAt", "data": { "dealId", "milestoneId", … } }'}</code>.
-        Types: created, funded, taken, submitted, verified, rejected, approved, paid, refunded,
-        cancelled, expired, completed, appealed, decided, overdue, review_window_elapsed,
-        deposit.received, funding.returned.
+        activity log is POSTed to it as JSON, the event object of <code>GET /api/events</code>:{" "}
+        <code>
+          {
+            '{ "id", "object": "event", "type", "createdAt", "data": { "object", "previous_attributes"?, "dealId", "milestoneId", … } }'
+          }
+        </code>{" "}
+        (<code>data.object</code>: the deal or milestone right after the event). Types: created,
+        funded, taken, submitted, verified, rejected, approved, paid, refunded, cancelled, expired,
+        completed, appealed, decided, overdue, review_window_elapsed, deposit.received,
+        funding.returned.
       </p>
       <ul className="small">
         <li>
@@ -57,13 +62,18 @@ export function WebhookDocs() {
           Answer 2xx within 10 seconds. Anything else (or no answer) is retried with exponential
           backoff — 1, 3, 9, 27, 81 minutes, ~4 hours, then every 8 hours — for about 30 hours, then
           the delivery fails and the endpoint is disabled with a notice until you enable it again.
-          The delivery log shows each status code; any delivery can be resent.
+          The delivery log shows each request body and the receiver&apos;s status, headers and body;
+          any delivery can be resent, and a test event of any type sent (
+          <code>POST /api/webhooks/:id/test</code>).
         </li>
         <li>
           Endpoints must be https on a public address (private, loopback and metadata addresses are
           refused). To receive events on your own machine while developing, the operator lists the
           receiver&apos;s <code>host:port</code> in <code>FETCH_ALLOWED_HOSTS</code> (plain http is
-          then accepted for it too); a tunnel with a public https URL works without it.
+          then accepted for it too); or, with nothing to configure,{" "}
+          <code>npm run listen -- --forward-to http://localhost:4242/hook --api-key mk_…</code>{" "}
+          follows your events through the API and forwards them signed with the listener secret it
+          prints.
         </li>
       </ul>
       <pre className="mono small" style={{ overflowX: "auto" }}>

@@ -5,7 +5,8 @@ import { SessionGate } from "@/components/deals/session-gate";
 import { apiFetch, errorMessage } from "@/lib/client/api";
 
 // Webhook settings: register an endpoint (its signing secret is shown once), list them,
-// enable/disable, delete, rotate the secret, and each endpoint's delivery log with resend.
+// enable/disable, delete, rotate the secret, and each endpoint's delivery log with resend,
+// test events of any type, and each delivery's request body and the receiver's answer.
 
 type Endpoint = {
   id: string;
@@ -25,6 +26,9 @@ type Delivery = {
   lastError: string | null;
   nextAttemptAt: string | null;
   deliveredAt: string | null;
+  test: boolean;
+  request: { body: string } | null;
+  response: { status: number | null; headers: Record<string, string>; body: string } | null;
   createdAt: string;
 };
 
@@ -142,7 +146,108 @@ function CreateForm({
   );
 }
 
-function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
+/** A JSON body indented for reading (as sent when it is not JSON). */
+function pretty(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+/** What one delivery's last attempt sent and what the receiver answered. */
+function Exchange({ d }: { d: Delivery }) {
+  if (!d.request) return <p className="small muted">Not sent yet.</p>;
+  return (
+    <div className="stack small" data-testid="delivery-exchange">
+      <strong>Request body</strong>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling code block must be reachable by keyboard to be scrolled (WCAG 2.1.1) */}
+      <pre className="mono small scroll-x" tabIndex={0} data-testid="delivery-request">
+        {pretty(d.request.body)}
+      </pre>
+      {d.response ? (
+        <>
+          <strong>Response: HTTP {d.response.status ?? "—"}</strong>
+          <dl className="mono small break" data-testid="delivery-response-headers">
+            {Object.entries(d.response.headers).map(([name, value]) => (
+              <div key={name}>
+                <dt style={{ display: "inline" }}>{name}:</dt>{" "}
+                <dd style={{ display: "inline", margin: 0 }}>{value}</dd>
+              </div>
+            ))}
+          </dl>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling code block must be reachable by keyboard to be scrolled (WCAG 2.1.1) */}
+          <pre className="mono small scroll-x" tabIndex={0} data-testid="delivery-response">
+            {d.response.body || "(empty body)"}
+          </pre>
+        </>
+      ) : (
+        <p className="muted">No answer{d.lastError ? `: ${d.lastError}` : ""}.</p>
+      )}
+    </div>
+  );
+}
+
+function TestEventForm({
+  endpoint,
+  eventTypes,
+  onSent,
+}: {
+  endpoint: Endpoint;
+  eventTypes: readonly string[];
+  onSent: (d: Delivery) => Promise<void>;
+}) {
+  const [type, setType] = useState(eventTypes[0] ?? "created");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const id = `test-type-${endpoint.id}`;
+  async function send(e: React.FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await apiFetch<{ delivery: Delivery }>(`/api/webhooks/${endpoint.id}/test`, {
+        method: "POST",
+        body: { type },
+      });
+      await onSent(res.delivery);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <form className="row" onSubmit={send}>
+      <label htmlFor={id} className="small">
+        Test event type
+      </label>
+      <select id={id} value={type} onChange={(e) => setType(e.target.value)}>
+        {eventTypes.map((t) => (
+          <option key={t} value={t}>
+            {t}
+          </option>
+        ))}
+      </select>
+      <button type="submit" className="btn small" disabled={busy || !endpoint.enabled}>
+        {busy ? "Sending…" : "Send test event"}
+      </button>
+      {error && (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+    </form>
+  );
+}
+
+function DeliveryLog({
+  endpoint,
+  eventTypes,
+}: {
+  endpoint: Endpoint;
+  eventTypes: readonly string[];
+}) {
   // null until the first page answers: loading is never shown as "no deliveries".
   const [items, setItems] = useState<Delivery[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
@@ -170,6 +275,19 @@ function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
     void load(null);
   }, [load]);
 
+  /** Reloads until the delivery is no longer pending (it is sent right after the answer). */
+  async function follow(deliveryId: string) {
+    for (let i = 0; i < 15; i++) {
+      const page = await apiFetch<{ deliveries: Delivery[]; nextCursor: string | null }>(
+        `/api/webhooks/${endpoint.id}/deliveries?limit=20`,
+      );
+      setItems(page.deliveries);
+      setCursor(page.nextCursor);
+      if (page.deliveries.find((x) => x.id === deliveryId)?.status !== "pending") return;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+
   async function resend(d: Delivery) {
     setError(null);
     try {
@@ -183,6 +301,14 @@ function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
 
   return (
     <div className="stack">
+      <TestEventForm
+        endpoint={endpoint}
+        eventTypes={eventTypes}
+        onSent={async (d) => {
+          setNotice(`Test event ${d.eventType} queued.`);
+          await follow(d.id).catch((err) => setError(errorMessage(err)));
+        }}
+      />
       <p className="small muted" aria-live="polite">
         {notice}
       </p>
@@ -220,7 +346,12 @@ function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
                 <tr key={d.id}>
                   <td>
                     {d.eventType}
+                    {d.test && <span className="badge neutral plain">test</span>}
                     <div className="mono muted">{d.eventId.slice(0, 8)}</div>
+                    <details>
+                      <summary className="small">Payload and response</summary>
+                      <Exchange d={d} />
+                    </details>
                   </td>
                   <td>
                     <span
@@ -266,10 +397,12 @@ function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
 
 function EndpointCard({
   endpoint,
+  eventTypes,
   onChanged,
   onSecret,
 }: {
   endpoint: Endpoint;
+  eventTypes: readonly string[];
   onChanged: () => Promise<void>;
   onSecret: (s: string) => void;
 }) {
@@ -369,7 +502,7 @@ function EndpointCard({
           Delete
         </button>
       </div>
-      {showLog && <DeliveryLog endpoint={endpoint} />}
+      {showLog && <DeliveryLog endpoint={endpoint} eventTypes={eventTypes} />}
     </li>
   );
 }
@@ -430,7 +563,13 @@ function WebhookSettings({ eventTypes }: { eventTypes: readonly string[] }) {
       ) : (
         <ul className="inbox-list">
           {endpoints.map((e) => (
-            <EndpointCard key={e.id} endpoint={e} onChanged={() => load()} onSecret={setSecret} />
+            <EndpointCard
+              key={e.id}
+              endpoint={e}
+              eventTypes={eventTypes}
+              onChanged={() => load()}
+              onSecret={setSecret}
+            />
           ))}
         </ul>
       )}

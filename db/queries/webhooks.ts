@@ -59,6 +59,9 @@ export async function countEndpoints(db: DbOrTx, userId: string): Promise<number
   return row?.n ?? 0;
 }
 
+/** A delivery's event type: its event's, or its test event's. */
+const deliveryEventType = sql<DealEventType>`coalesce(${dealEvents.type}, ${webhookDeliveries.testEvent} ->> 'type')`;
+
 /** An endpoint's delivery log, newest first, with each delivery's event type. */
 export async function listDeliveryRows(
   db: DbOrTx,
@@ -68,11 +71,11 @@ export async function listDeliveryRows(
   return db
     .select({
       delivery: webhookDeliveries,
-      eventType: sql<DealEventType>`${dealEvents.type}`,
+      eventType: deliveryEventType,
       position: positionOf(webhookDeliveries.createdAt),
     })
     .from(webhookDeliveries)
-    .innerJoin(dealEvents, eq(dealEvents.id, webhookDeliveries.eventId))
+    .leftJoin(dealEvents, eq(dealEvents.id, webhookDeliveries.eventId))
     .where(and(eq(webhookDeliveries.endpointId, endpointId), before(webhookDeliveries, p.before)))
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
     .limit(p.limit);
@@ -362,6 +365,17 @@ export async function failPending(db: DbOrTx, endpointId: string, error: string)
     );
 }
 
+/** A test event's delivery to an endpoint, due now (sent through the same outbox loop). */
+export async function insertTestDelivery(
+  db: DbOrTx,
+  endpointId: string,
+  testEvent: Record<string, unknown>,
+): Promise<WebhookDelivery> {
+  const [row] = await db.insert(webhookDeliveries).values({ endpointId, testEvent }).returning();
+  if (!row) throw new Error("insert returned no delivery");
+  return row;
+}
+
 /** Puts a delivery back in the queue, due now, with a fresh retry budget (POST …/resend). */
 export async function requeueDelivery(
   db: DbOrTx,
@@ -392,9 +406,9 @@ export async function requeueDelivery(
 /** One delivery of an endpoint, with its event type. */
 export async function findDelivery(db: DbOrTx, endpointId: string, deliveryId: string) {
   const [row] = await db
-    .select({ delivery: webhookDeliveries, eventType: sql<DealEventType>`${dealEvents.type}` })
+    .select({ delivery: webhookDeliveries, eventType: deliveryEventType })
     .from(webhookDeliveries)
-    .innerJoin(dealEvents, eq(dealEvents.id, webhookDeliveries.eventId))
+    .leftJoin(dealEvents, eq(dealEvents.id, webhookDeliveries.eventId))
     .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId)));
   return row;
 }

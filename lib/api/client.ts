@@ -9,6 +9,7 @@ import type { ErrorCode } from "@/lib/errors";
 import type { FundingTermsJson } from "@/lib/escrow/deals";
 import type { DepositJson } from "@/lib/escrow/deposit";
 import type { DealEventJson } from "@/lib/events/events";
+import type { EventJson, eventListQuery } from "@/lib/events/objects";
 import type { LedgerEntryJson, ledgerCsvQuery } from "@/lib/ledger/ledger";
 import type { NotificationJson } from "@/lib/notify/inbox";
 import type { MarkReadBody } from "@/lib/notify/schemas";
@@ -82,6 +83,7 @@ export type SettleInput = z.input<typeof settleBody>;
 export type DecisionInput = z.input<typeof decisionBody>;
 export type WebhookEndpointInput = z.input<typeof createEndpointBody>;
 export type WebhookEndpointChange = z.input<typeof updateEndpointBody>;
+export type EventListInput = Partial<z.output<typeof eventListQuery>>;
 export type Paged<K extends string, T> = { [key in K]: T[] } & { nextCursor: string | null };
 export type WriteOptions = {
   /** Sent as Idempotency-Key: a retry with the same key gets the first answer again. */
@@ -205,6 +207,15 @@ export function createClient(options: ClientOptions) {
       request<{ deal: DealJson }>("POST", `/api/deals/${id(dealId)}/accept`),
 
     /** GET /api/deals/{id}/events: the deal's activity log, oldest first. */
+    /**
+     * GET /api/events: every event of your deals (newest first), or with `order: "asc"` from
+     * a cursor or an event on, `wait` seconds long-polling for the next one.
+     */
+    listEvents: (query: EventListInput = {}) =>
+      request<{ events: EventJson[]; nextCursor: string | null }>("GET", "/api/events", {
+        query,
+      }),
+
     listDealEvents: (dealId: string, query: PageQuery = {}) =>
       request<{ events: DealEventJson[]; nextCursor: string | null }>(
         "GET",
@@ -364,6 +375,12 @@ export function createClient(options: ClientOptions) {
         `/api/webhooks/${id(endpointId)}/deliveries`,
         { query },
       ),
+
+    /** POST /api/webhooks/{id}/test (202): a test event of `type`, sent like a real one. */
+    sendTestEvent: (endpointId: string, type: DealEventJson["type"]) =>
+      request<{ delivery: WebhookDeliveryJson }>("POST", `/api/webhooks/${id(endpointId)}/test`, {
+        body: { type },
+      }),
 
     /** POST /api/webhooks/{id}/deliveries/{deliveryId}/resend (202) */
     resendDelivery: (endpointId: string, deliveryId: string) =>

@@ -559,6 +559,19 @@ export const webhookDeliverySchema = z
     lastError: z.string().nullable(),
     nextAttemptAt: iso.nullable().describe("When the next attempt is due (pending only)"),
     deliveredAt: iso.nullable(),
+    test: z.boolean().describe("A test event (POST /api/webhooks/:id/test)"),
+    request: z
+      .object({ body: z.string() })
+      .nullable()
+      .describe("The last attempt's request body (null before the first)"),
+    response: z
+      .object({
+        status: z.number().int().nullable(),
+        headers: z.record(z.string(), z.string()),
+        body: z.string().describe("The first 2 KiB"),
+      })
+      .nullable()
+      .describe("What the receiver answered to the last attempt (null: no answer)"),
     createdAt: iso,
   })
   .meta({ id: "WebhookDelivery" });

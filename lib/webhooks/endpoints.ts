@@ -8,6 +8,7 @@ import {
   findDelivery,
   findEndpoint,
   insertEndpoint,
+  insertTestDelivery,
   listDeliveryRows,
   listEndpointRows,
   requeueDelivery,
@@ -20,6 +21,7 @@ import { assertMetadataSize, type Metadata } from "@/lib/metadata";
 import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@/lib/pagination";
 import type { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 import { newWebhookSecret } from "@/lib/webhooks/signature";
+import { makeTestEvent } from "@/lib/webhooks/test-events";
 import { assertWebhookUrl } from "@/lib/webhooks/url";
 
 // A user's webhook endpoints: register (the secret is shown once), list, change, delete,
@@ -50,6 +52,11 @@ export type WebhookDeliveryJson = {
   lastError: string | null;
   nextAttemptAt: string | null;
   deliveredAt: string | null;
+  /** A test event (POST /api/webhooks/:id/test), not one of your deals'. */
+  test: boolean;
+  /** The last attempt: the body sent, and what the receiver answered (null before one). */
+  request: { body: string } | null;
+  response: { status: number | null; headers: Record<string, string>; body: string } | null;
   createdAt: string;
 };
 
@@ -75,6 +82,12 @@ const deliveryJson = (d: WebhookDelivery, eventType: DealEventType): WebhookDeli
   lastError: d.lastError,
   nextAttemptAt: d.status === "pending" ? d.nextAttemptAt.toISOString() : null,
   deliveredAt: d.deliveredAt?.toISOString() ?? null,
+  test: d.testEvent !== null,
+  request: d.requestBody !== null ? { body: d.requestBody } : null,
+  response:
+    d.responseHeaders !== null
+      ? { status: d.lastStatusCode, headers: d.responseHeaders, body: d.responseBody ?? "" }
+      : null,
   createdAt: d.createdAt.toISOString(),
 });
 
@@ -195,6 +208,23 @@ export async function listDeliveries(
     (r) => deliveryJson(r.delivery, r.eventType),
     (r) => encodeCursor(list, [r.position, r.delivery.id]),
   );
+}
+
+/**
+ * POST /api/webhooks/:id/test: a made-up event of `type` queued for this endpoint, due now
+ * (the route sends it right after answering), through the real signing and retry path.
+ */
+export async function sendTestEvent(
+  db: Db,
+  caller: Caller,
+  endpointId: string,
+  type: DealEventType,
+): Promise<WebhookDeliveryJson> {
+  const endpoint = await ownEndpoint(db, caller, endpointId);
+  if (!endpoint.enabled)
+    throw new AppError("invalid_state", "This endpoint is disabled; enable it to send events.");
+  const row = await insertTestDelivery(db, endpointId, makeTestEvent(type));
+  return deliveryJson(row, type);
 }
 
 /**

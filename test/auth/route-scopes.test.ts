@@ -110,6 +110,7 @@ const BODIES: Record<string, unknown> = {
   "POST /api/wallet/withdrawals": { to: address, amount: "1" },
   "POST /api/webhooks": { url: "http://127.0.0.1:9/hook" },
   "PATCH /api/webhooks/{id}": { enabled: false },
+  "POST /api/webhooks/{id}/test": { type: "created" },
   // take no API key; a valid body shows the refusal is about the credential
   "POST /api/auth/role": { profileType: "creator" },
   "POST /api/auth/wallet": { address, message: "m", signature: "0x00" },

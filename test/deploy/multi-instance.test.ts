@@ -5,20 +5,25 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { type Address, type Hex, maxUint256 } from "viem";
+import { type Address, type Hex, maxUint256, toHex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { milestoneEscrowAbi, mockUsdcAbi } from "@/contracts/artifacts";
-import { getDb } from "@/db/client";
+import { closeDb, getDb } from "@/db/client";
+import { createFreshDatabase } from "@/db/fresh";
 import {
   dealEvents,
+  deliverables,
   emailOutbox,
   settlements,
   webhookDeliveries,
   webhookEndpoints,
 } from "@/db/schema";
-import { chainConfig } from "@/lib/chain/config";
+import { chainConfig, publicClient, resetChainConfigCache } from "@/lib/chain/config";
+import { deployFundedContracts } from "@/lib/chain/deploy";
 import { pollReceipt } from "@/lib/chain/sender";
-import { env } from "@/lib/env";
+import { env, resetEnvCache } from "@/lib/env";
+import { deploymentEnv } from "../chain-slots";
 import { brandWallet, walletClientFor } from "../helpers/fund-deal";
 import {
   type Instance,
@@ -43,6 +48,10 @@ import { launchRequirements, launchRules } from "../verify/fixtures";
 // The build is itself a check: `next build` with a production configuration and no embedded
 // parts (PostgreSQL, secrets set) passes, and without CRON_SECRET both the build and `next start`
 // refuse, naming it. PostgreSQL only: PGlite is one process's database.
+//
+// The instances run the cron's reconcile, which takes on every open job in its database: so they
+// (and this file) get a database of their own on the run's server, and a treasury key and
+// contracts of their own on the run's anvil, and never touch other test files' work.
 
 const onPostgres = Boolean(env().DATABASE_URL);
 const DIST_DIR = ".data/next-multi";
@@ -169,8 +178,31 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
     );
   }
 
+  let dropDatabase: (() => Promise<void>) | undefined;
+
   beforeAll(async () => {
     receiver = await startReceiver();
+    const server = env().TEST_DATABASE_URL ?? (env().DATABASE_URL as string);
+    const fresh = await createFreshDatabase(server, "milestone_multi");
+    dropDatabase = fresh.drop;
+    const treasuryKey = generatePrivateKey();
+    const sponsorKey = generatePrivateKey();
+    for (const key of [treasuryKey, sponsorKey])
+      await publicClient().request({
+        method: "anvil_setBalance" as never,
+        params: [privateKeyToAccount(key).address, toHex(10n ** 21n)] as never,
+      });
+    const contracts = deploymentEnv(
+      await deployFundedContracts({ rpcUrl: chainConfig().rpcUrl, treasuryKey }),
+    );
+    await closeDb();
+    Object.assign(process.env, contracts, {
+      DATABASE_URL: fresh.url,
+      TREASURY_PRIVATE_KEY: treasuryKey,
+      RELAY_SPONSOR_PRIVATE_KEY: sponsorKey,
+    });
+    resetEnvCache();
+    resetChainConfigCache();
     const c = chainConfig();
     const e = env();
     vars = {
@@ -192,6 +224,7 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
       AUTH_SECRET: randomBytes(24).toString("hex"),
       CRON_SECRET,
       DEV_IDP_ENABLED: "1",
+      // A settle cut off by the kill holds its lease this + 60 s: kept short.
       TX_RECEIPT_TIMEOUT_SECONDS: "10",
       MAIL_TRANSPORT: "http",
       MAIL_HTTP_URL: `${receiver.origin}/mail`,
@@ -215,6 +248,8 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
     await Promise.all(instances.map((i) => i.stop()));
     await proxy?.close();
     await receiver?.close();
+    await closeDb();
+    await dropDatabase?.();
     rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
@@ -265,9 +300,10 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
       body: { name: "multi", scopes: ["read"] },
     });
 
-    // Six deals of one milestone each: four the rules decide (they settle on their own), two
-    // with a judgement-only criterion (the brand decides).
-    const kinds = ["auto", "auto", "auto", "auto", "decide", "decide"] as const;
+    // Seven deals of one milestone each: four the rules decide (they settle on their own), two
+    // with a judgement-only criterion (the brand decides), and one nobody settles: its review
+    // window runs out, a timer of the cron's.
+    const kinds = ["auto", "auto", "auto", "auto", "decide", "decide", "timer"] as const;
     const deals = await Promise.all(
       kinds.map(async (kind, i) => {
         const created = await ok("POST", "/api/deals", {
@@ -378,8 +414,9 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
       killed ??= (instances[1] as Instance).kill();
       return res;
     };
+    const paying = deals.filter((d) => d.kind !== "timer");
     const load = await Promise.all(
-      deals.flatMap((d) =>
+      paying.flatMap((d) =>
         [0, 1, 2].map(() =>
           (d.kind === "auto"
             ? api("POST", "/api/settle", {
@@ -411,7 +448,15 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
     // The cron storm: all three at once, round after round, until every payment is confirmed
     // and nothing is left in the outbox or the webhook queue (at least three rounds).
     const db = await getDb();
-    const milestoneIds = deals.map((d) => d.milestoneId);
+    const milestoneIds = paying.map((d) => d.milestoneId);
+    const timerDeal = deals.find((d) => d.kind === "timer") as (typeof deals)[number];
+    // The timer deal's submission, a week and a second old: its review window has run out.
+    await db
+      .update(deliverables)
+      .set({
+        submittedAt: sql`${deliverables.submittedAt} - make_interval(secs => ${7 * 86400 + 1})`,
+      })
+      .where(eq(deliverables.milestoneId, timerDeal.milestoneId));
     const dealIds = deals.map((d) => d.id);
     const [endpoint] = await db
       .select({ id: webhookEndpoints.id })
@@ -449,7 +494,7 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
       for (const s of storm) expect(s.status, JSON.stringify(s.report)).toBe(200);
       const rows = await settled();
       const done =
-        rows.length === deals.length &&
+        rows.length === paying.length &&
         rows.every((r) => r.status === "confirmed") &&
         (await pendingDeliveries()) === 0 &&
         (await unsentMail()) === 0;
@@ -465,9 +510,9 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
       .select({ milestoneId: settlements.milestoneId, amount: settlements.amountUnits })
       .from(settlements)
       .where(inArray(settlements.milestoneId, milestoneIds));
-    expect(paid).toHaveLength(deals.length);
+    expect(paid).toHaveLength(paying.length);
     for (const creator of creators) {
-      const theirs = deals.filter((d) => d.creator.user.id === creator.user.id);
+      const theirs = paying.filter((d) => d.creator.user.id === creator.user.id);
       const amounts = theirs.map((d) => paid.find((p) => p.milestoneId === d.milestoneId)?.amount);
       for (const [i, d] of theirs.entries())
         expect(amounts[i], d.kind).toBe(d.kind === "auto" ? 4_500_000n : 4_000_000n);
@@ -483,10 +528,27 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
     expect(events.length).toBeGreaterThan(deals.length * 4);
     for (const ev of events) expect(receiver.webhooks.get(ev.id), ev.id).toBe(1);
     for (const [, n] of receiver.webhooks) expect(n).toBe(1);
-    const mails = await db.select({ id: emailOutbox.id }).from(emailOutbox);
-    for (const m of mails)
-      if (receiver.mails.has(m.id)) expect(receiver.mails.get(m.id), m.id).toBe(1);
-    for (const [, n] of receiver.mails) expect(n).toBe(1);
+    const mails = await db
+      .select({ id: emailOutbox.id, status: emailOutbox.status })
+      .from(emailOutbox);
+    expect(mails.length).toBeGreaterThan(0);
+    for (const m of mails) {
+      expect(m.status, m.id).toBe("sent");
+      expect(receiver.mails.get(m.id), m.id).toBe(1);
+    }
+    expect(receiver.mails.size).toBe(mails.length);
+
+    // The timer ran once, though every instance's cron looked at it in every round.
+    const elapsed = await db
+      .select({ id: dealEvents.id })
+      .from(dealEvents)
+      .where(
+        and(
+          eq(dealEvents.milestoneId, timerDeal.milestoneId),
+          eq(dealEvents.type, "review_window_elapsed"),
+        ),
+      );
+    expect(elapsed).toHaveLength(1);
 
     // The API key's rate limit holds across the three: at most API_KEY_LIMIT per minute window.
     const minute = () => Math.floor(Date.now() / 60_000);
