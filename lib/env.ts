@@ -65,6 +65,8 @@ const schema = z.object({
   CHAIN_CONFIRMATIONS: z.coerce.number().int().min(0).optional(),
   /** Most blocks one eth_getLogs request spans (hosted RPCs refuse larger ranges). */
   LOG_RANGE_BLOCKS: z.coerce.number().int().positive().default(2000),
+  /** The first block the escrow's logs are read from (its deployment block). */
+  ESCROW_START_BLOCK: z.coerce.number().int().min(0).default(0),
 
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   IDP_JWKS_URL: optionalUrl,

@@ -94,19 +94,20 @@ export const rpcFetch = ((input: string | URL, init?: RequestInit): Promise<Resp
 }) as typeof fetch;
 
 function transport(config: ChainClientConfig): Transport {
-  const one = (url: string): HttpTransport =>
+  const one = (url: string, retryCount = config.retryCount ?? 2): HttpTransport =>
     http(url, {
       timeout: config.timeoutMs ?? 10_000,
-      retryCount: config.retryCount ?? 2,
+      retryCount,
       retryDelay: 250,
       fetchFn: rpcFetch,
     });
   if (!config.fallbackUrls?.length) return one(config.rpcUrl);
-  // Each endpoint retries on its own first; a request it still fails (down, 429, dropped)
-  // goes to the next one. No ranking: the order given is the order of preference.
-  return fallback([config.rpcUrl, ...config.fallbackUrls].map(one), {
-    retryCount: config.retryCount ?? 2,
-  });
+  // A request an endpoint fails (down, 429, dropped) goes straight to the next one; the
+  // list as a whole is retried. No ranking: the order given is the order of preference.
+  return fallback(
+    [config.rpcUrl, ...config.fallbackUrls].map((url) => one(url, 0)),
+    { retryCount: config.retryCount ?? 2, retryDelay: 250 },
+  );
 }
 
 export function makePublicClient(config: ChainClientConfig): ChainPublicClient {

@@ -1,16 +1,21 @@
 import {
+  type AbiEvent,
   type Address,
   encodeFunctionData,
   getAddress,
   type Hex,
   isAddressEqual,
   parseEventLogs,
+  toEventSelector,
   zeroAddress,
 } from "viem";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import type { Deal } from "@/db/schema";
 import { publicClient, requireEscrow } from "@/lib/chain/config";
+import { logsByTopic } from "@/lib/chain/logs";
 import { chainUnavailable, isTransportError } from "@/lib/chain/sender";
+import { getDb } from "@/lib/db";
+import { env } from "@/lib/env";
 import { dealKey, type MilestoneState } from "@/lib/escrow/onchain";
 
 // Reads of the escrow contract. The chain is the truth for escrowed money: the server
@@ -131,20 +136,39 @@ export async function readEscrowMilestones(
   return Promise.all(Array.from({ length: count }, (_, i) => readEscrowMilestone(key, i, at)));
 }
 
-/** The escrow's events about the deal under `key` (from `fromBlock`), decoded. */
+/** The selectors of every event the escrow emits (topic0 of its logs). */
+const escrowTopics = milestoneEscrowAbi
+  .filter((item) => item.type === "event")
+  .map((item) => toEventSelector(item as AbiEvent));
+
+/**
+ * The escrow's events about the deal under `key` (from `fromBlock`), decoded: from the log
+ * index (lib/chain/logs.ts: bounded block ranges from a cursor in the database, by topic;
+ * every event's first indexed argument is the deal key), the blocks above it read live.
+ */
 export async function escrowEvents(key: Hex, fromBlock: bigint | null) {
   const escrow = requireEscrow();
-  const logs = await read(() =>
-    publicClient().getLogs({
-      address: escrow,
-      fromBlock: fromBlock ?? 0n,
-      toBlock: "latest",
-    }),
-  );
-  const wanted = key.toLowerCase();
-  return parseEventLogs({ abi: milestoneEscrowAbi, logs }).filter(
-    (l) => (l.args as { dealKey?: Hex }).dealKey?.toLowerCase() === wanted,
-  );
+  const logs = await logsByTopic(await getDb(), {
+    address: escrow,
+    topic0s: escrowTopics,
+    topic1: key,
+    fromBlock: fromBlock ?? 0n,
+    startBlock: BigInt(env().ESCROW_START_BLOCK),
+  });
+  return parseEventLogs({
+    abi: milestoneEscrowAbi,
+    logs: logs.map((l) => ({
+      address: getAddress(l.address),
+      blockHash: l.blockHash as Hex,
+      blockNumber: l.blockNumber,
+      data: l.data as Hex,
+      logIndex: l.logIndex,
+      transactionHash: l.txHash as Hex,
+      transactionIndex: 0,
+      removed: false,
+      topics: l.topics as [Hex, ...Hex[]],
+    })),
+  });
 }
 
 /** The transaction that released milestone `index` of the deal under `key`, when one did. */
