@@ -97,7 +97,8 @@ function startReceiver(): Promise<{
 }
 
 describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "milestone-multi-"));
+  /** The instances' DATA_DIR: the dev identity provider's keys, shared by the three. */
+  let dataDir = "";
   let instances: Instance[] = [];
   let proxy: RoundRobin;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -181,6 +182,7 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
   let dropDatabase: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "milestone-multi-"));
     receiver = await startReceiver();
     const server = env().TEST_DATABASE_URL ?? (env().DATABASE_URL as string);
     const fresh = await createFreshDatabase(server, "milestone_multi");
@@ -225,7 +227,7 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
       CRON_SECRET,
       DEV_IDP_ENABLED: "1",
       // A settle cut off by the kill holds its lease this + 60 s: kept short.
-      TX_RECEIPT_TIMEOUT_SECONDS: "10",
+      TX_RECEIPT_TIMEOUT_SECONDS: "3",
       MAIL_TRANSPORT: "http",
       MAIL_HTTP_URL: `${receiver.origin}/mail`,
       API_KEY_RATE_LIMIT: String(API_KEY_LIMIT),
@@ -250,7 +252,7 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
     await receiver?.close();
     await closeDb();
     await dropDatabase?.();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
   it("next start refuses a deployment without CRON_SECRET, naming it, and exits", async () => {
