@@ -81,6 +81,18 @@ test("the brand edits an unfunded deal and sees the change", async ({ browser })
   await second.getByLabel("Amount (USDC)").fill("15");
   await second.getByLabel(/Criteria/).fill("Links to the shop");
   await expect(page.getByTestId("budget")).toHaveText("60.00 USDC");
+  // The deadline starts at the deal's (the 30-day default) and moves to 20 days from now.
+  const day = (offsetDays: number) =>
+    page.evaluate((d) => {
+      const t = new Date(Date.now() + d * 86_400_000);
+      const pad = (n: number) => String(n).padStart(2, "0");
+      return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())}`;
+    }, offsetDays);
+  const deadline = form.getByTestId("deal-deadline");
+  const before = await deadline.inputValue();
+  expect([await day(29), await day(30)]).toContain(before);
+  const after = await day(20);
+  await deadline.fill(after);
 
   // The changes are listed before anything is saved.
   await page.getByRole("button", { name: "Review changes" }).click();
@@ -90,6 +102,7 @@ test("the brand edits an unfunded deal and sees the change", async ({ browser })
   await expect(confirm).toContainText("Milestone 1 amount: 40.00 USDC → 45.00 USDC");
   await expect(confirm).toContainText("Milestone 2 added: “Story”, 15.00 USDC");
   await expect(confirm).toContainText("Budget: 40.00 USDC → 60.00 USDC");
+  await expect(confirm).toContainText(`Deadline: ${before} → ${after}`);
   await expect(confirm.getByRole("heading", { name: "Save these changes?" })).toBeFocused();
   expect(await axeProblems(page)).toEqual([]);
   await screenshots(page, "edit-deal-confirm");
@@ -105,6 +118,18 @@ test("the brand edits an unfunded deal and sees the change", async ({ browser })
   );
   await expect(page.getByTestId("timeline")).toContainText("edited the deal");
   await screenshots(page, "edit-deal-saved");
+  // The escrow deadline the API now gives is the end of that day, where the brand is.
+  const saved = await api<{ deal: { escrow: { deadline: string } } }>(
+    page,
+    "GET",
+    `/api/deals/${deal.id}`,
+  );
+  expect(
+    await page.evaluate((iso) => {
+      const t = new Date(iso);
+      return [t.getHours(), t.getMinutes(), t.getDate()];
+    }, saved.deal.escrow.deadline),
+  ).toEqual([23, 59, Number(after.slice(8, 10))]);
 });
 
 test("a funded deal shows its amounts locked and changes only the rest", async ({ browser }) => {
@@ -127,6 +152,8 @@ test("a funded deal shows its amounts locked and changes only the rest", async (
   await expect(first).toContainText("Locked: the escrow holds this amount.");
   await expect(page.getByRole("button", { name: "+ Add a milestone" })).toHaveCount(0);
   await expect(first.getByRole("button", { name: "Remove", exact: true })).toHaveCount(0);
+  await expect(form.getByTestId("deal-deadline")).not.toBeEditable();
+  await expect(form).toContainText("Locked: the escrow holds this deadline.");
   expect(await axeProblems(page)).toEqual([]);
   await screenshots(page, "edit-deal-funded");
 

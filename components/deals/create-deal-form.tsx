@@ -9,6 +9,7 @@ import { errorId, FieldErrors, type FieldIssue, fieldIssues } from "./field-erro
 import { type DealJson, formatScore, formatUsdc, platformLabel, platforms } from "./format";
 import {
   amountUnits,
+  dateInputValue,
   emptyMilestone,
   type MilestoneDraft,
   MilestoneEditor,
@@ -54,9 +55,15 @@ const draftPath: Record<keyof MilestoneDraft, string[]> = {
 function claimed(path: string[]): boolean {
   const [top, index, field, kind] = path;
   if (
-    ["title", "description", "platform", "minScore", "creatorEmail", "reviewWindowDays"].includes(
-      top ?? "",
-    )
+    [
+      "title",
+      "description",
+      "platform",
+      "minScore",
+      "creatorEmail",
+      "reviewWindowDays",
+      "deadline",
+    ].includes(top ?? "")
   )
     return true;
   if (top !== "milestones") return false;
@@ -134,6 +141,10 @@ type FormState = {
   minScore: string;
   reviewDays: string;
   creatorEmail: string;
+  /** The escrow deadline's day (a date input's value); empty: the API's default. */
+  deadline: string;
+  /** Editing: the saved deadline (ISO), sent back as it is while its day is unchanged. */
+  savedDeadline?: string;
   milestones: MilestoneDraft[];
 };
 
@@ -146,6 +157,7 @@ function initialState(deal?: EditableDeal): FormState {
       minScore: "50",
       reviewDays: "7",
       creatorEmail: "",
+      deadline: "",
       milestones: [emptyMilestone()],
     };
   return {
@@ -155,6 +167,8 @@ function initialState(deal?: EditableDeal): FormState {
     minScore: String(Math.round(deal.minScore * 1000) / 10),
     reviewDays: String(Math.round(deal.reviewWindowSeconds / 86_400)),
     creatorEmail: deal.inviteEmail ?? "",
+    deadline: dateInputValue(deal.escrow.deadline),
+    savedDeadline: deal.escrow.deadline,
     milestones: deal.milestones.map(milestoneDraft),
   };
 }
@@ -170,6 +184,12 @@ function requestBody(form: FormState, editing: boolean) {
     reviewWindowDays: Number(form.reviewDays),
     // Editing: an emptied invite opens the deal to every creator.
     ...(email ? { creatorEmail: email } : editing ? { creatorEmail: null } : {}),
+    // The end of the chosen day in the brand's time zone; a saved deadline whose day did not
+    // change is not sent (once funded the escrow holds it); empty on create: the default.
+    ...(form.deadline &&
+    !(form.savedDeadline && dateInputValue(form.savedDeadline) === form.deadline)
+      ? { deadline: new Date(`${form.deadline}T23:59:59`).toISOString() }
+      : {}),
     milestones: form.milestones.map(milestoneBody),
   };
 }
@@ -189,6 +209,8 @@ export function describeChanges(before: FormState, after: FormState): string[] {
     lines.push(
       `Minimum score: ${formatScore(Number(before.minScore) / 100)} → ${formatScore(Number(after.minScore) / 100)}`,
     );
+  if (before.deadline !== after.deadline)
+    lines.push(`Deadline: ${before.deadline || "default"} → ${after.deadline || "default"}`);
   if (Number(before.reviewDays) !== Number(after.reviewDays))
     lines.push(`Review window: ${before.reviewDays} → ${after.reviewDays} days`);
   const invite = (s: string) => s.trim().toLowerCase() || "every creator";
@@ -248,6 +270,7 @@ export function DealForm({ deal }: { deal?: EditableDeal } = {}) {
   const [minScore, setMinScore] = useState(saved.minScore);
   const [reviewDays, setReviewDays] = useState(saved.reviewDays);
   const [creatorEmail, setCreatorEmail] = useState(saved.creatorEmail);
+  const [deadline, setDeadline] = useState(saved.deadline);
   const [milestones, setMilestones] = useState<MilestoneDraft[]>(saved.milestones);
   const [errors, setErrors] = useState(new FieldErrors());
   const [failure, setFailure] = useState<string | null>(null);
@@ -277,6 +300,8 @@ export function DealForm({ deal }: { deal?: EditableDeal } = {}) {
     minScore,
     reviewDays,
     creatorEmail,
+    deadline,
+    savedDeadline: saved.savedDeadline,
     milestones,
   };
 
@@ -378,6 +403,7 @@ export function DealForm({ deal }: { deal?: EditableDeal } = {}) {
     minScore: dealField("minScore"),
     reviewDays: dealField("reviewWindowDays"),
     creatorEmail: dealField("creatorEmail"),
+    deadline: dealField("deadline"),
   };
   const listMessages = errors.at("milestones");
   const back = deal ? `/deals/${deal.id}` : "/brand";
@@ -516,6 +542,27 @@ export function DealForm({ deal }: { deal?: EditableDeal } = {}) {
               label="Review window"
               messages={f.reviewDays.messages}
             />
+          </div>
+          <div className="field">
+            <label>
+              <span>Deadline {!editing && <span className="muted small">(optional)</span>}</span>
+              <input
+                type="date"
+                value={deadline}
+                min={dateInputValue(new Date(Date.now() + 86_400_000).toISOString())}
+                onChange={(e) => edited("deadline", () => setDeadline(e.target.value))}
+                readOnly={locked}
+                aria-invalid={f.deadline.invalid}
+                aria-describedby={`deadline-hint ${f.deadline.errId}`}
+                data-testid="deal-deadline"
+              />
+            </label>
+            <span id="deadline-hint" className="muted small hint">
+              {locked
+                ? "Locked: the escrow holds this deadline."
+                : "The work is due by the end of this day; no milestone may be due later. Money still unreleased comes back to you 7 days after it. Empty: 30 days from today (or a week after the last due date)."}
+            </span>
+            <FieldError id={f.deadline.errId} label="Deadline" messages={f.deadline.messages} />
           </div>
           <div className="field">
             <label>
