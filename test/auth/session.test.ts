@@ -116,7 +116,11 @@ describe("POST /api/auth/session request errors", () => {
     const res = await call(sessionPOST, { rawBody: '{"idToken": ' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
-      error: { code: "invalid_json", message: "The request body is not valid JSON." },
+      error: {
+        code: "invalid_json",
+        message: "The request body is not valid JSON.",
+        requestId: expect.stringMatching(/^req_/),
+      },
     });
   });
 

@@ -129,7 +129,11 @@ describe("dripping once", () => {
     );
     expect(res.status).toBe(403);
     expect(res.body).toEqual({
-      error: { code: "faucet_disabled", message: expect.stringContaining("testnet") },
+      error: {
+        code: "faucet_disabled",
+        message: expect.stringContaining("testnet"),
+        requestId: expect.stringMatching(/^req_/),
+      },
     });
     expect(await dripsFor(address)).toHaveLength(0);
   });
@@ -152,7 +156,11 @@ describe("faults", () => {
       const down = await drip(u, address);
       expect(down.status).toBe(502);
       expect(down.body).toEqual({
-        error: { code: "chain_unavailable", message: expect.any(String) },
+        error: {
+          code: "chain_unavailable",
+          message: expect.any(String),
+          requestId: expect.stringMatching(/^req_/),
+        },
       });
       expect(await dripsFor(address)).toHaveLength(0);
       const [userDrip] = await db
