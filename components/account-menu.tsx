@@ -5,6 +5,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { type ReactNode, useState } from "react";
 import { useSession } from "@/components/session-provider";
 import { dashboardPath, errorMessage, roleLabel } from "@/lib/client/api";
+import { shortAddress } from "@/lib/client/chain-info";
 
 // The header's navigation and account area: the signed-in user's pages (their dashboard
 // first, then inbox, wallet, payments, profile, API keys, webhooks, settings, and the API docs last), who is
@@ -86,7 +87,10 @@ export function AccountMenu({ inbox, docs }: { inbox: ReactNode; docs: ReactNode
       {docs}
       <div className="account-menu" data-testid="account-menu">
         <span className="small account-email" title={user.email} data-testid="account-email">
-          {user.email}
+          {/* An account made by a wallet alone has a placeholder address: show the wallet. */}
+          {user.email.endsWith("@wallet.invalid") && user.walletAddress
+            ? shortAddress(user.walletAddress)
+            : user.email}
         </span>
         <span className="badge" data-testid="account-role" title={user.email}>
           {roleLabel(user.profileType)}

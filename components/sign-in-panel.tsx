@@ -1,5 +1,6 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useEffect, useState } from "react";
@@ -11,6 +12,7 @@ import {
   roleLabel,
   type User,
 } from "@/lib/client/api";
+import { postToAuth, SignInError } from "@/lib/client/web-sign-in";
 
 // The sign-in page's body: the role, then the methods this deployment has configured
 // (app/sign-in/page.tsx says which). "Continue with <provider>" is the OpenID Connect
@@ -27,7 +29,14 @@ export type SignInMethods = {
   email: boolean;
   /** Where the embedded setup's mail can be read (/dev/outbox), when it can. */
   outbox: string | null;
+  /** Sign-In with Ethereum (the page's layout then mounts the wallet stack). */
+  siwe: boolean;
 };
+
+// The wallet stack (wagmi) loads only when that method is offered.
+const SiweSignIn = dynamic(() => import("@/components/siwe-sign-in").then((m) => m.SiweSignIn), {
+  ssr: false,
+});
 
 declare global {
   interface Window {
@@ -46,31 +55,15 @@ const ERRORS: Record<string, string> = {
   link_other_browser:
     "That sign-in link was asked for in another browser. Open it there, or ask for a new one here.",
   mail_failed: "The sign-in e-mail could not be sent. Please try again in a moment.",
+  EmailSignin: "The sign-in e-mail could not be sent. Please try again in a moment.",
+  nonce_used:
+    "That message was already used, has expired, or was asked for in another browser. Try again.",
+  message_domain_mismatch: "The message was for another site.",
+  message_expired: "The message has expired. Try again.",
+  invalid_signature: "The signature does not match the wallet.",
 };
-const errorText = (code: string) => ERRORS[code] ?? ERRORS.sign_in_failed;
-
-/**
- * Starts a sign-in through next-auth: its CSRF token, then POST /auth/signin/<provider>,
- * which answers where to go next: the provider's authorization URL (oidc), or /sign-in
- * ("check your e-mail", or ?error= when the mail could not be sent).
- */
-async function startSignIn(provider: "oidc" | "email", fields: Record<string, string>) {
-  const csrf = await fetch("/auth/csrf", { credentials: "same-origin", cache: "no-store" });
-  if (!csrf.ok) throw new Error(`The server answered ${csrf.status}.`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const res = await fetch(`/auth/signin/${provider}`, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ ...fields, csrfToken, json: "true" }),
-  });
-  const { url } = (await res.json().catch(() => ({}))) as { url?: string };
-  if (!res.ok || !url) throw new Error(errorText("unavailable"));
-  const next = new URL(url, window.location.href);
-  if (next.searchParams.has("error"))
-    throw new Error(errorText(provider === "email" ? "mail_failed" : "unavailable"));
-  return next.toString();
-}
+const errorText = (code: string): string =>
+  ERRORS[code] ?? "The sign-in did not complete. Please try again.";
 
 export function SignInPanel({
   methods,
@@ -104,13 +97,16 @@ export function SignInPanel({
   const [sentTo, setSentTo] = useState<string | null>(null);
   const callbackUrl = next ?? dashboardPath(role);
 
+  const showError = (err: unknown) =>
+    setError(err instanceof SignInError ? errorText(err.code) : errorMessage(err));
+
   async function continueWithOidc() {
     setBusy(true);
     setError(null);
     try {
-      window.location.assign(await startSignIn("oidc", { callbackUrl, role }));
+      window.location.assign((await postToAuth("signin/oidc", { callbackUrl, role })).toString());
     } catch (err) {
-      setError(errorMessage(err));
+      showError(err);
       setBusy(false);
     }
   }
@@ -122,10 +118,10 @@ export function SignInPanel({
     setError(null);
     setSentTo(null);
     try {
-      await startSignIn("email", { callbackUrl, role, email });
+      await postToAuth("signin/email", { callbackUrl, role, email });
       setSentTo(email);
     } catch (err) {
-      setError(errorMessage(err));
+      showError(err);
     } finally {
       setBusy(false);
     }
@@ -167,7 +163,7 @@ export function SignInPanel({
     </fieldset>
   );
 
-  const none = !methods.oidc && !methods.email;
+  const none = !methods.oidc && !methods.email && !methods.siwe;
   return (
     <section className="card stack sign-in" style={{ maxWidth: "32rem" }}>
       <h1>Sign in</h1>
@@ -229,6 +225,18 @@ export function SignInPanel({
                 </div>
               )}
             </form>
+          )}
+          {methods.siwe && (methods.oidc || methods.email) && (
+            <p className="or-divider muted small">or, with a wallet</p>
+          )}
+          {methods.siwe && (
+            <SiweSignIn
+              role={role}
+              callbackUrl={callbackUrl}
+              onError={(code, message) =>
+                setError(code === null ? null : (message ?? errorText(code)))
+              }
+            />
           )}
         </div>
       )}

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { DEMO_ID_BUTTON, screenshots } from "./journey";
 
 // Browser sign-in the production way, against the embedded OpenID provider (oidc-provider,
@@ -92,4 +93,59 @@ test("signs in with an e-mail link read from the outbox", async ({ page, browser
   await page.context().clearCookies();
   await page.goto(link as string);
   await expect(page).toHaveURL(/\/sign-in\?error=/);
+});
+
+test("signs in with Ethereum (SIWE) from a browser wallet", async ({ page }) => {
+  // A browser wallet of its own (an EIP-1193 provider at window.ethereum, what wagmi's
+  // injected connector talks to), holding a fresh key: the signature is made here, in Node,
+  // as a real wallet would make it. Anvil's dev accounts are all taken by other journeys.
+  const wallet = privateKeyToAccount(generatePrivateKey());
+  await page.exposeFunction("__e2eSign", (raw: string) =>
+    wallet.signMessage({ message: { raw: raw as `0x${string}` } }),
+  );
+  await page.addInitScript((address) => {
+    const w = window as unknown as {
+      ethereum: unknown;
+      __e2eSign(raw: string): Promise<string>;
+    };
+    w.ethereum = {
+      isMetaMask: false,
+      on() {},
+      removeListener() {},
+      async request({ method, params }: { method: string; params?: unknown[] }) {
+        switch (method) {
+          case "eth_requestAccounts":
+          case "eth_accounts":
+            return [address];
+          case "eth_chainId":
+            return "0x7a69";
+          case "wallet_requestPermissions":
+          case "wallet_getPermissions":
+            return [
+              {
+                parentCapability: "eth_accounts",
+                caveats: [{ type: "restrictReturnedAccounts", value: [address] }],
+              },
+            ];
+          case "personal_sign":
+            return w.__e2eSign(String(params?.[0]));
+          default:
+            throw Object.assign(new Error(`unsupported: ${method}`), { code: 4200 });
+        }
+      },
+    };
+  }, wallet.address);
+
+  await page.goto("/sign-in");
+  await page.getByLabel("Creator", { exact: true }).check();
+  const siwe = page.getByTestId("siwe-sign-in");
+  await siwe.getByRole("button", { name: "Connect browser wallet" }).click();
+  await expect(siwe.getByTestId("wallet-connected")).toBeVisible();
+  await screenshots(page, "siwe-connected");
+  await siwe.getByRole("button", { name: "Sign in with Ethereum" }).click();
+
+  await expect(page).toHaveURL(/\/creator$/);
+  const me = await (await page.request.get("/api/auth/me")).json();
+  expect(me.user).toMatchObject({ profileType: "creator", walletAddress: wallet.address });
+  await screenshots(page, "siwe-signed-in-creator");
 });

@@ -293,11 +293,17 @@ export function productionProblems(e: Env = env()): string[] {
         `REPUTATION_REGISTRY_ADDRESS is required on chain ${e.CHAIN} (npm run contracts:deploy prints it)`,
       );
   }
+  // People need one way in: an identity provider or e-mail links (or the demo provider).
   if (!devIdpEnabled(e)) {
-    const missing = (["IDP_JWKS_URL", "IDP_ISSUER", "IDP_AUDIENCE"] as const).filter((k) => !e[k]);
-    if (missing.length)
+    const idp = ["IDP_JWKS_URL", "IDP_ISSUER", "IDP_AUDIENCE"] as const;
+    const missing = idp.filter((k) => !e[k]);
+    const verb = missing.length > 1 ? "are" : "is";
+    const mail = e.MAIL_TRANSPORT === "http" && Boolean(e.MAIL_HTTP_URL);
+    if (missing.length > 0 && missing.length < idp.length)
+      problems.push(`${missing.join(", ")} ${verb} required with the other IDP_* settings`);
+    else if (missing.length === idp.length && !mail)
       problems.push(
-        `${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} required in production (your identity provider), or DEV_IDP_ENABLED=1 for a demo where anyone can sign in as anyone`,
+        `No way to sign in: ${missing.join(", ")} ${verb} required in production (your identity provider; OIDC_CLIENT_SECRET adds browser sign-in), or MAIL_TRANSPORT=http with MAIL_HTTP_URL (e-mail sign-in links), or DEV_IDP_ENABLED=1 for a demo where anyone can sign in as anyone`,
       );
   }
   try {

@@ -9,10 +9,11 @@ export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
 function methods(): SignInMethods {
-  const { oidc, email } = signInMethods();
+  const { oidc, email, siwe } = signInMethods();
   return {
     oidc: oidc ? { name: oidc.name } : null,
     email,
+    siwe,
     outbox: email && outboxPageShown() ? "/dev/outbox" : null,
   };
 }
