@@ -106,18 +106,36 @@ test("brand posts starter deals, creator delivers, brand verifies and settles, c
   await expect(creator.getByTestId("deal-header")).toContainText(SHORT);
 
   // Publish on the sandbox platform, then submit the post: every required tag is in its
-  // caption, but it is not on TikTok, so the offline rubric approves it at 0.9 (and pays 90
-  // of 100 USDC). The verifier reads the published caption, not the form's text.
-  const postUrl = await publishOnSandbox(
+  // caption, but it is not on TikTok, so the offline rubric scores it 90 % (and pays 90 of
+  // 100 USDC). The verifier reads the published caption, not the form's text. First the
+  // creator pre-checks a post that lacks #ad: the check names it, and nothing is submitted.
+  const shoutoutHandle = `shoutout${Date.now()}`;
+  const draftUrl = await publishOnSandbox(
     creator,
-    `shoutout${Date.now()}`,
-    "Honest shoutout: I get paid for every post with Milestone. #MilestonePartner #ad @milestone.app",
+    shoutoutHandle,
+    "Honest shoutout: I get paid for every post with Milestone. #MilestonePartner @milestone.app",
   );
   const form = creator.getByTestId("deliverable-form");
   await form.getByLabel("Post URL").fill("not a url");
   await form.getByRole("button", { name: "Submit deliverable" }).click();
   await expect(form.getByText("The URL must be an http(s) URL")).toBeVisible();
+  await form.getByLabel("Post URL").fill(draftUrl);
+  await form.getByTestId("precheck-button").click();
+  const precheck = form.getByTestId("precheck");
+  await expect(precheck).toContainText("Not ready yet");
+  await expect(precheck.locator(".chip.missing")).toHaveText(["hashtag #ad"]);
+  await expect(precheck).toContainText("nothing was submitted or stored");
+  await screenshots(creator, "deal-creator-precheck");
+  const postUrl = await publishOnSandbox(
+    creator,
+    shoutoutHandle,
+    "Honest shoutout: I get paid for every post with Milestone. #MilestonePartner #ad @milestone.app",
+  );
+  // Publishing took the creator to the sandbox and back: the form starts afresh.
   await form.getByLabel("Post URL").fill(postUrl);
+  await form.getByTestId("precheck-button").click();
+  await expect(precheck).toContainText("Ready: every required item is in the post");
+  await expect(precheck).toContainText("−10 %: posted on the sandbox, not on TikTok");
   await form
     .getByLabel(/Post text/)
     .fill(
@@ -138,15 +156,22 @@ test("brand posts starter deals, creator delivers, brand verifies and settles, c
   await expect(brand.getByTestId("deliverable")).toContainText(postUrl);
   await expect(brand.getByTestId("deal-header")).toContainText(creatorEmail);
 
-  // Verify shows the verdict; Settle runs verify → gate → pay → confirmed.
+  // Verify shows the verdict; Settle runs verify → gate → pay → confirmed. The shoutout is
+  // rules only (no judgement-only criteria), so the rule check is sure of its verdict.
   await brand.getByRole("button", { name: "Verify" }).click();
   await expect(brand.getByTestId("verdict-approved")).toHaveText("Approved");
   await expect(brand.getByTestId("verdict-score")).toHaveText("Score 90%");
-  // The offline verifier checked the tags on the post but judged none of the criteria: said plainly.
+  // It names who judged and says why 10 % is off, in one line.
+  await expect(brand.getByTestId("verdict-verifier")).toHaveText("Rule check");
+  await expect(brand.getByTestId("verdict-deductions")).toContainText(
+    "−10 %: posted on the sandbox, not on TikTok",
+  );
   await expect(brand.getByTestId("verdict-coverage")).toContainText(
     "Checked on the post by the service",
   );
-  await expect(brand.getByTestId("verdict-unchecked")).toContainText("Not checked by anyone yet");
+  await expect(brand.getByTestId("verdict-confidence")).toContainText(
+    "Confidence 100%: sure enough to settle without a person.",
+  );
   await expect(brand.getByTestId("gate-preview")).toContainText("Settling pays 90.00 USDC");
   await screenshots(brand, "deal-brand-review");
   await brand.getByRole("button", { name: "Settle", exact: true }).click();
@@ -376,11 +401,11 @@ test("a deliverable that misses a requirement is rejected at the gate and the cr
   await brand.goto(creator.url());
   await brand.getByRole("button", { name: "Settle", exact: true }).click();
   const confirmRelease = brand.getByTestId("settle-confirm");
-  await expect(confirmRelease).toContainText("The AI checks the deliverable first");
+  await expect(confirmRelease).toContainText("The verifier checks the deliverable first");
   await confirmRelease.getByRole("button", { name: "Confirm and release" }).click();
   const steps = brand.getByTestId("settle-steps");
   await expect(steps).toContainText(
-    "Gate failed: the AI did not approve it — missing hashtag #BuildInPublic",
+    "Gate failed: the verifier did not approve it — missing hashtag #BuildInPublic",
   );
   await expect(steps).toContainText("Rejected — nothing was paid");
   await expect(brand.getByTestId("milestone-status")).toHaveText("Rejected");
@@ -408,4 +433,27 @@ test("a deliverable that misses a requirement is rejected at the gate and the cr
   await again.getByRole("button", { name: "Resubmit deliverable" }).click();
   await expect(creator.getByTestId("milestone-status")).toHaveText("Submitted");
   await expect(creator.getByTestId("deliverable")).toContainText("Revision 2");
+
+  // Every rule holds now, but the thread's criteria need judgement the rule check cannot
+  // make: it is not sure enough to settle on its own, so the brand decides and pays once.
+  await brand.reload();
+  await brand.getByRole("button", { name: "Verify" }).click();
+  await expect(brand.getByTestId("verdict-verifier")).toHaveText("Rule check");
+  await expect(brand.getByTestId("verdict-unchecked")).toContainText("Not checked by anyone yet");
+  await expect(brand.getByTestId("verdict-confidence")).toContainText("Confidence 50%");
+  await expect(brand.getByTestId("needs-decision")).toContainText(
+    "The verifier (Rule check) is 50% sure of its verdict, below the 90% it needs to settle on its own",
+  );
+  await expect(brand.getByRole("button", { name: "Settle", exact: true })).toHaveCount(0);
+  const decision = brand.getByTestId("decision-form");
+  await expect(decision.getByTestId("decision-percent")).toHaveValue("90");
+  await screenshots(brand, "deal-brand-needs-decision");
+  await decision.getByTestId("decision-reason").fill("Read the thread: five posts, clear.");
+  await decision.getByTestId("decision-review").click();
+  const confirmPay = brand.getByTestId("decision-confirm");
+  await expect(confirmPay).toContainText("90.00 USDC");
+  await confirmPay.getByRole("button", { name: "Confirm and pay" }).click();
+  await expect(brand.getByTestId("milestone-status")).toHaveText("Paid");
+  await expect(brand.getByTestId("decision")).toContainText("decided to pay at 90%");
+  await expect(creator.getByTestId("milestone-status")).toHaveText("Paid");
 });
