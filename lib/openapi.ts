@@ -1201,9 +1201,30 @@ function errorResponses(errors: string[]): ZodOpenApiResponsesObject {
   return out;
 }
 
+const pascal = (word: string) =>
+  word
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]?.toUpperCase() + w.slice(1))
+    .join("");
+
+/**
+ * The operation's stable id, for generated SDKs' method names: the method and the path's
+ * segments, a parameter as `By<Name>` (GET /api/deals/{id}/events → getDealsByIdEvents).
+ * Derived from what never changes for a route, so it stays as long as the route does.
+ */
+export function operationIdOf(e: Pick<Endpoint, "method" | "path">): string {
+  const words = e.path
+    .split("/")
+    .filter((s) => s && s !== "api")
+    .map((s) => (/^\{\w+\}$/.test(s) ? `By${pascal(s.slice(1, -1))}` : pascal(s)));
+  return `${e.method.toLowerCase()}${words.join("")}`;
+}
+
 function operationOf(e: Endpoint): ZodOpenApiOperationObject {
   const pathParams = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
   return {
+    operationId: operationIdOf(e),
     tags: [e.tag],
     summary: e.summary,
     ...(pathParams.length || e.query
@@ -1225,7 +1246,8 @@ function operationOf(e: Endpoint): ZodOpenApiOperationObject {
         }
       : e.auth === "cron"
         ? { security: [{ cronSecret: [] }] }
-        : {}),
+        : // Public: says so (no credential), rather than leaving it unstated.
+          { security: [] }),
     ...(e.body
       ? { requestBody: { required: true, content: { "application/json": { schema: e.body } } } }
       : {}),

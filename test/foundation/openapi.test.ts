@@ -17,6 +17,20 @@ describe("API reference", () => {
     }
   });
 
+  it("gives every operation a unique, stable operationId and a security declaration", async () => {
+    const res = await call(openapiRoute.GET);
+    const ids: string[] = [];
+    for (const [path, item] of Object.entries(res.body.paths as Record<string, object>))
+      for (const [method, op] of Object.entries(item as Record<string, Record<string, unknown>>)) {
+        expect(op.operationId, `${method} ${path}`).toMatch(/^[a-z]+[A-Za-z0-9]*$/);
+        expect(Array.isArray(op.security), `${method} ${path}: security`).toBe(true);
+        ids.push(op.operationId as string);
+      }
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(res.body.paths["/api/deals/{id}/events"].get.operationId).toBe("getDealsByIdEvents");
+    expect(res.body.paths["/api/health"].get.security).toEqual([]);
+  });
+
   it("serves an OpenAPI document with the request schemas", async () => {
     const res = await call(openapiRoute.GET);
     expect(res.status).toBe(200);
