@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { DEMO_ID_BUTTON, screenshots } from "./journey";
+import { DEMO_ID_BUTTON, screenshots, short } from "./journey";
 
 // Browser sign-in the production way, against the embedded OpenID provider (oidc-provider,
 // run by scripts/dev.ts beside the app): /sign-in → the provider's own login page → its
@@ -147,5 +147,9 @@ test("signs in with Ethereum (SIWE) from a browser wallet", async ({ page }) => 
   await expect(page).toHaveURL(/\/creator$/);
   const me = await (await page.request.get("/api/auth/me")).json();
   expect(me.user).toMatchObject({ profileType: "creator", walletAddress: wallet.address });
+  // A wallet-only account: the header names the wallet, not its placeholder e-mail.
+  await expect(page.getByTestId("account-menu").getByTestId("account-email")).toHaveText(
+    short(wallet.address),
+  );
   await screenshots(page, "siwe-signed-in-creator");
 });
