@@ -50,8 +50,8 @@ const deep = { CHAIN_CONFIRMATIONS: "2", TX_RECEIPT_TIMEOUT_SECONDS: "1" };
 
 describe("a release a reorg removes", () => {
   it.each([
-    ["anvil_reorg", [1, []]],
-    ["anvil_rollback", [1]],
+    ["anvil_reorg", [2, []]],
+    ["anvil_rollback", [2]],
   ])(
     "%s: reconcile sends it again, and it is paid once at depth 2",
     {
@@ -80,8 +80,13 @@ describe("a release a reorg removes", () => {
       const first = await receipt(mined?.hash as string);
       expect(first?.blockHash).toBe(mined?.blockHash);
       expect(await usdcBalance(wallet)).toBe(46_000_000n);
+      // One block on top: still short of the depth, reconcile leaves it unconfirmed.
+      await rpc("anvil_mine", ["0x1"]);
+      const shallow = await withChainEnv(deep, () => reconcile(db, { settlementId: s?.id }));
+      expect(shallow.settlements.stillPending).toBe(1);
+      expect((await settlementRows(milestoneId))[0]?.status).toBe("submitted");
 
-      // The block holding the release goes away; so does the payment.
+      // The blocks holding the release go away; so does the payment.
       await rpc(method, params);
       expect(await receipt(mined?.hash as string)).toBeNull();
       expect(await usdcBalance(wallet)).toBe(0n);
