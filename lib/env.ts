@@ -67,6 +67,8 @@ const schema = z.object({
   LOG_RANGE_BLOCKS: z.coerce.number().int().positive().default(2000),
   /** The first block the escrow's logs are read from (its deployment block). */
   ESCROW_START_BLOCK: z.coerce.number().int().min(0).default(0),
+  /** How long a request waits on the chain (e.g. settle's receipt) before answering 202. */
+  CHAIN_BUDGET_SECONDS: z.coerce.number().positive().default(10),
 
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   IDP_JWKS_URL: optionalUrl,

@@ -85,10 +85,13 @@ export function idempotentJson(
   req: Request,
   p: { userId: string; route: string; request: unknown },
   run: () => Promise<unknown>,
+  /** The status of a success (default 200; e.g. 202 for a payment still on its way). */
+  statusOf: (result: unknown) => number = () => 200,
 ): Promise<Response> {
   return withIdempotency(db, { ...p, key: idempotencyKeyOf(req) }, async () => {
     try {
-      return Response.json(await run());
+      const result = await run();
+      return Response.json(result, { status: statusOf(result) });
     } catch (err) {
       return toErrorResponse(err, req);
     }

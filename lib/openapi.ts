@@ -516,7 +516,7 @@ export const endpoints: Endpoint[] = [
     summary:
       "Verify → gate (approved && score ≥ minScore) → approve → one escrow release: floor(amount × score) USDC to the creator and the rest of the milestone back to the brand, carrying the verdict record's hash — exactly once. Honours Idempotency-Key.",
     response:
-      '{ outcome: "paid", milestone, verdict, settlement } | { outcome: "rejected", milestone, verdict }',
+      '{ outcome: "paid", milestone, verdict, settlement } | { outcome: "rejected", milestone, verdict } | 202 { outcome: "submitted", milestone, verdict, settlement, poll } (the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: reconcile finishes it; poll the milestone, or wait for the paid event and its webhook)',
     responseSchema: settleResponse,
     errors: [
       "400 invalid_request (a malformed Idempotency-Key)",

@@ -308,6 +308,15 @@ export const settleResponse = z.discriminatedUnion("outcome", [
     milestone: milestoneDetailSchema,
     verdict: verdictSchema,
   }),
+  z.object({
+    outcome: z
+      .literal("submitted")
+      .describe("202: the release is sent, the chain has not confirmed it within the budget"),
+    milestone: milestoneDetailSchema,
+    verdict: verdictSchema,
+    settlement: settlementSchema,
+    poll: z.string().describe("The milestone's URL: its settlement turns confirmed"),
+  }),
 ]);
 export const decisionResponse = z.object({
   milestone: milestoneDetailSchema,

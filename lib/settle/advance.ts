@@ -105,6 +105,16 @@ async function markFailed(db: Db, s: Settlement, error: string): Promise<never> 
   );
 }
 
+/** Whether `err` says the payment was sent and is not confirmed yet (stillPending). */
+export function isStillPending(err: unknown): err is AppError {
+  return (
+    err instanceof AppError &&
+    err.code === "chain_unavailable" &&
+    (err.details as { settlement?: { status?: string } } | undefined)?.settlement?.status ===
+      "submitted"
+  );
+}
+
 function stillPending(s: Settlement): never {
   throw new AppError(
     "chain_unavailable",
@@ -195,7 +205,7 @@ async function sendFresh(db: Db, s: Settlement, known: Known): Promise<Settlemen
   // Mined and successful at once (a chain that mines on arrival): the transaction's outcome
   // is written with the payment's bookkeeping, in its transaction.
   let paidAtOnce: Settlement | undefined;
-  const done = await broadcastAndAwait(db, recorded, undefined, async (receipt) => {
+  const done = await broadcastAndAwait(db, recorded, known.waitMs, async (receipt) => {
     let confirmed: ChainTransaction | undefined;
     paidAtOnce = await markPaid(db, linked, recorded.hash, async (tx) => {
       confirmed = await recordReceipt(tx, recorded.id, receipt);
@@ -220,8 +230,11 @@ async function finishTransaction(
   return stillPending(await reload(db, s.id));
 }
 
-/** What the caller already has: the deal and milestone, a gas estimate under way. */
-type Known = { target?: ReleaseTarget; estimate?: GasEstimate };
+/**
+ * What the caller already has: the deal and milestone, a gas estimate under way; and how
+ * long it may wait for a receipt (default TX_RECEIPT_TIMEOUT_SECONDS).
+ */
+type Known = { target?: ReleaseTarget; estimate?: GasEstimate; waitMs?: number };
 
 async function progress(db: Db, start: Settlement, known: Known = {}): Promise<Settlement> {
   let s = start;
@@ -237,7 +250,7 @@ async function progress(db: Db, start: Settlement, known: Known = {}): Promise<S
   if (!s.chainTxId) throw new Error(`settlement ${s.id} is ${s.status} without a transaction`);
   const chainTx = await getChainTransaction(db, s.chainTxId);
   if (!chainTx) throw new Error(`settlement ${s.id} lost its transaction ${s.chainTxId}`);
-  return finishTransaction(db, s, await resumeTransaction(db, chainTx));
+  return finishTransaction(db, s, await resumeTransaction(db, chainTx, known.waitMs));
 }
 
 /**
@@ -257,6 +270,8 @@ export async function advanceSettlement(
     target?: ReleaseTarget;
     /** The release's gas, estimated while the settlement was being created. */
     estimate?: GasEstimate;
+    /** How long to wait for the release's receipt (a request's budget); then stillPending. */
+    waitMs?: number;
     /**
      * Called with the settlement when it was already confirmed before this call could do
      * anything (another caller paid it meanwhile); its result is thrown. A settle request

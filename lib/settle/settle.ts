@@ -21,11 +21,12 @@ import {
   type VerdictJson,
   verdictJson,
 } from "@/lib/deals/serialize";
+import { env } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
 import { assignCreatorOnChain } from "@/lib/escrow/deals";
 import { recordEvent } from "@/lib/events/events";
 import { bpsToScore, payoutUnits, scoreToBps, unitsToDecimal } from "@/lib/money";
-import { advanceSettlement, leaseSeconds } from "@/lib/settle/advance";
+import { advanceSettlement, isStillPending, leaseSeconds } from "@/lib/settle/advance";
 import { estimateRelease } from "@/lib/settle/payment";
 import { decisionVerdictJson, reviewWindow, verdictOfSettlement } from "@/lib/settle/review";
 import { AUTO_SETTLE_CONFIDENCE, autoSettles } from "@/lib/verify/confidence";
@@ -46,7 +47,19 @@ export type SettleResult =
       verdict: VerdictJson;
       settlement: SettlementJson;
     }
-  | { outcome: "rejected"; milestone: MilestoneDetailJson; verdict: VerdictJson };
+  | { outcome: "rejected"; milestone: MilestoneDetailJson; verdict: VerdictJson }
+  | {
+      /**
+       * The release is sent but the chain has not confirmed it within the request's budget
+       * (CHAIN_BUDGET_SECONDS): the route answers 202. Reconcile finishes it; `poll` is the
+       * milestone, whose settlement turns `confirmed` (the inbox, e-mail and webhooks say so).
+       */
+      outcome: "submitted";
+      milestone: MilestoneDetailJson;
+      verdict: VerdictJson;
+      settlement: SettlementJson;
+      poll: string;
+    };
 
 function alreadySettled(s: Settlement): AppError {
   return new AppError("already_settled", "This milestone has already been paid.", {
@@ -332,15 +345,36 @@ export async function settleMilestone(
       settlement = await claimedMeanwhile(db, milestone.id, err);
     }
   }
-  // An approved milestone is never verified again: resume its settlement as recorded.
-  const paid = await advanceSettlement(db, settlement.id, {
-    leaseHeld,
-    created,
-    target: { deal, milestone },
-    estimate,
-    // A concurrent caller that finds the payment done by another answers as any later one.
-    alreadyConfirmed: alreadySettled,
-  });
+  // An approved milestone is never verified again: resume its settlement as recorded. The
+  // receipt is waited for within the request's budget; past it, the answer is `submitted`.
+  const e = env();
+  const waitMs = Math.min(e.TX_RECEIPT_TIMEOUT_SECONDS, e.CHAIN_BUDGET_SECONDS) * 1000;
+  let paid: Settlement;
+  try {
+    paid = await advanceSettlement(db, settlement.id, {
+      leaseHeld,
+      created,
+      target: { deal, milestone },
+      estimate,
+      waitMs,
+      // A concurrent caller that finds the payment done by another answers as any later one.
+      alreadyConfirmed: alreadySettled,
+    });
+  } catch (err) {
+    if (!isStillPending(err)) throw err;
+    const sent = settlement;
+    const [view, paysOn] = await Promise.all([
+      getMilestone(db, caller, milestone.id),
+      verdict ?? verdictOfSettlement(db, sent),
+    ]);
+    return {
+      outcome: "submitted",
+      milestone: view,
+      verdict: paysOn,
+      settlement: (err.details as { settlement: SettlementJson }).settlement,
+      poll: `/api/milestones/${milestone.id}`,
+    };
+  }
   // The response from the rows in hand: the milestone view in one round, with the verdict
   // read alongside only when this call did not create the settlement.
   const [view, paidOn] = await Promise.all([

@@ -28,7 +28,8 @@ export type ChainEnv = Partial<
     | "TX_MAX_FEE_GWEI"
     | "TX_STUCK_ALERT_SECONDS"
     | "CHAIN_CONFIRMATIONS"
-    | "LOG_RANGE_BLOCKS",
+    | "LOG_RANGE_BLOCKS"
+    | "CHAIN_BUDGET_SECONDS",
     string | undefined
   >
 >;

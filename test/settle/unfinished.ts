@@ -38,7 +38,7 @@ export async function startPausableChain() {
 }
 
 /**
- * POST /api/settle while the node mines nothing: the request answers 502 and leaves the
+ * POST /api/settle while the node mines nothing: the request answers 202 and leaves the
  * settlement `submitted` with its signed transaction. Then the node loses the transaction
  * (as a restarted node does) and mines again, so whoever finishes the settlement must
  * re-broadcast those same bytes: paying anew would show up as a second transfer.
@@ -51,8 +51,9 @@ export async function leaveSettlementUnmined(
   await chain.rpc("evm_setAutomine", [false]);
   try {
     const res = await call(settleRoute.POST, { token: brand.token, body: { milestoneId } });
-    expect(res.status, JSON.stringify(res.body)).toBe(502);
-    expect(res.body.error.code).toBe("chain_unavailable");
+    // Sent, not confirmed within the request's budget: 202 with the settlement's state.
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(res.body.outcome).toBe("submitted");
   } finally {
     const [row] = await settlementRows(milestoneId);
     if (row?.txHash) await chain.rpc("anvil_dropTransaction", [row.txHash]);

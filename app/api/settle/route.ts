@@ -11,7 +11,14 @@ export const POST = route(
   async ({ req, user, body }) => {
     const db = await getDb();
     const key = { userId: user.id, route: "POST /api/settle", request: body };
-    return idempotentJson(db, req, key, () => settleMilestone(db, user, body));
+    // 202 when the chain did not confirm the release within the budget (CHAIN_BUDGET_SECONDS).
+    return idempotentJson(
+      db,
+      req,
+      key,
+      () => settleMilestone(db, user, body),
+      (r) => ((r as { outcome?: string }).outcome === "submitted" ? 202 : 200),
+    );
   },
 );
 
