@@ -76,6 +76,7 @@ describe("GET /api/health", () => {
         error: {
           code: "unavailable",
           message: expect.any(String),
+          requestId: expect.any(String),
           details: { db: "ok", chain: "chain RPC unreachable", chainId: 31337 },
         },
       });
@@ -109,6 +110,7 @@ describe("GET /api/health", () => {
         error: {
           code: "unavailable",
           message: expect.any(String),
+          requestId: expect.any(String),
           details: { db: "database unreachable", chain: "ok", chainId: 31337 },
         },
       });
