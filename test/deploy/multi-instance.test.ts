@@ -430,7 +430,7 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
     phases.push(["load", performance.now()]);
     const load = await Promise.all(
       paying.flatMap((d) =>
-        [0, 1, 2].map(() =>
+        [0, 1, 2].map((_i, _n, _all, started = performance.now()) =>
           (d.kind === "auto"
             ? api("POST", "/api/settle", {
                 token: brand.token,
@@ -442,7 +442,7 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
               })
           )
             .then(onAnswer)
-            .then((res) => ({ deal: d, res })),
+            .then((res) => ({ deal: d, res, ms: performance.now() - started })),
         ),
       ),
     );
@@ -450,7 +450,8 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
     for (const { res } of load) {
       // Paid; or told another call is paying or has paid; or cut off by the kill (502 before
       // the instance answered, 0 when it died in the middle of its answer).
-      if (res.status === 200) continue;
+      // 202: submitted, the chain took longer than the request's budget (reconcile finishes it).
+      if (res.status === 200 || res.status === 202) continue;
       if (res.status === 409)
         expect(["settlement_in_progress", "already_settled", "already_decided"]).toContain(
           res.body.error?.code,
@@ -591,10 +592,11 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
     for (const g of guesses) expect([401, 403, 429], JSON.stringify(g.body)).toContain(g.status);
     expect(evaluated).toBeLessThanOrEqual(10 * (quarter() - q0 + 1));
 
+    const slowest = load.reduce((a, b) => (b.ms > a.ms ? b : a));
     const statuses = new Map<number, number>();
     for (const { res } of load) statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
     console.log(
-      `[multi-instance] load answers ${JSON.stringify(Object.fromEntries(statuses))}; cron rounds ${rounds}; ${phases
+      `[multi-instance] load answers ${JSON.stringify(Object.fromEntries(statuses))} (slowest: ${slowest.deal.kind} ${slowest.res.status} ${slowest.res.body.error?.code ?? slowest.res.body.outcome ?? ""} after ${(slowest.ms / 1000).toFixed(1)} s); cron rounds ${rounds}; ${phases
         .slice(0, -1)
         .map(
           ([name, at], i) => `${name} ${(((phases[i + 1]?.[1] ?? at) - at) / 1000).toFixed(1)} s`,

@@ -12,6 +12,18 @@ import path from "node:path";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 
+/** Every child started here and still running: killed when this process exits, whatever failed. */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
+function track<T extends ChildProcess>(child: T): T {
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  return child;
+}
+
 /** The environment of a child: this process's plus `vars` (undefined removes a variable). */
 function childEnv(vars: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
@@ -24,13 +36,20 @@ function childEnv(vars: Record<string, string | undefined>): NodeJS.ProcessEnv {
   return out;
 }
 
-/** Runs a child to its end; resolves with its exit code and its output (stdout + stderr). */
+/**
+ * Runs a child to its end; resolves with its exit code and its output (stdout + stderr). After
+ * `limitMs` it is killed (code null): a server that should have refused to start is not left
+ * running when it did start.
+ */
 function runToEnd(
   argv: string[],
   vars: Record<string, string | undefined>,
+  limitMs?: number,
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { cwd: ROOT, env: childEnv(vars) });
+    const child = track(spawn(process.execPath, argv, { cwd: ROOT, env: childEnv(vars) }));
+    const limit = limitMs ? setTimeout(() => child.kill("SIGKILL"), limitMs) : undefined;
+    child.on("exit", () => clearTimeout(limit));
     let output = "";
     child.stdout.on("data", (d) => {
       output += d;
@@ -69,10 +88,11 @@ export async function nextBuild(
 export function nextStartRefused(
   vars: Record<string, string | undefined>,
 ): Promise<{ code: number | null; output: string }> {
-  return runToEnd([NEXT_BIN, "start", "-p", "0", "-H", "127.0.0.1"], {
-    NODE_ENV: "production",
-    ...vars,
-  });
+  return runToEnd(
+    [NEXT_BIN, "start", "-p", "0", "-H", "127.0.0.1"],
+    { NODE_ENV: "production", ...vars },
+    60_000,
+  );
 }
 
 async function freePort(): Promise<number> {
@@ -122,10 +142,12 @@ export async function startInstance(
   let log = "";
   let child: ChildProcess;
   const launch = async () => {
-    child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
-      cwd: ROOT,
-      env: childEnv({ NODE_ENV: "production", ...vars, PORT: String(port) }),
-    });
+    child = track(
+      spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
+        cwd: ROOT,
+        env: childEnv({ NODE_ENV: "production", ...vars, PORT: String(port) }),
+      }),
+    );
     child.stdout?.on("data", (d) => {
       log += d;
     });
