@@ -308,8 +308,11 @@ export async function settleMilestone(
       row.verification,
     );
     // Trust or escalate: a verdict the verifier is not sure enough of neither pays nor
-    // rejects on its own; the brand decides (POST /api/milestones/:id/decision).
-    assertSureEnough(verification);
+    // rejects on its own; the brand decides (POST /api/milestones/:id/decision). The creator
+    // reaches this only after the brand let the review window pass without deciding: the
+    // brand's silence accepts the verdict as it is, so a silent brand cannot hold the
+    // payment (the same rule as for a certain verdict).
+    if (deal.brandId === caller.id) assertSureEnough(verification);
     const minScoreBps =
       input.minScore !== undefined ? scoreToBps(input.minScore) : deal.minScoreBps;
     if (!(verification.approved && verification.scoreBps >= minScoreBps)) {

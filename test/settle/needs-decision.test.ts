@@ -1,9 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as decisionRoute from "@/app/api/milestones/[id]/decision/route";
 import * as settleRoute from "@/app/api/settle/route";
 import { getDb } from "@/db/client";
-import { milestones } from "@/db/schema";
+import { deliverables, milestones } from "@/db/schema";
 import { settleMilestone } from "@/lib/settle/settle";
 import { AUTO_SETTLE_CONFIDENCE } from "@/lib/verify/confidence";
 import { call } from "../helpers/http";
@@ -68,6 +68,27 @@ describe("settle below the auto-settle threshold", () => {
       (await decide(brand, milestoneId, { approve: true, score: 1, reason: "More." })).body.error
         .code,
     ).toBe("already_settled");
+    expect(await transfersTo(wallet)).toHaveLength(1);
+  });
+
+  it("a brand that stays silent past the review window cannot hold it: the creator settles by the verdict", async () => {
+    const { brand, creator, wallet } = await parties();
+    const { milestoneId } = await submittedMilestone(brand, creator, undefined, launchRequirements);
+    expect((await settle(brand, milestoneId)).body.error.code).toBe("needs_decision");
+    // Within the window the creator waits for the brand.
+    expect((await settle(creator, milestoneId)).body.error.code).toBe("review_window_open");
+    // Seven days and a second of silence later, the verdict (90 %) stands.
+    const db = await getDb();
+    await db
+      .update(deliverables)
+      .set({
+        submittedAt: sql`${deliverables.submittedAt} - make_interval(secs => ${7 * 86400 + 1})`,
+      })
+      .where(eq(deliverables.milestoneId, milestoneId));
+    const paid = await settle(creator, milestoneId);
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(paid.body.outcome).toBe("paid");
+    expect(await usdcBalance(wallet)).toBe(45_000_000n);
     expect(await transfersTo(wallet)).toHaveLength(1);
   });
 
