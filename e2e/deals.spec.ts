@@ -46,7 +46,8 @@ test("brand posts starter deals, creator delivers, brand verifies and settles, c
 
   // The brand starts from an empty dashboard and adds the three starter deals.
   const brand = await signIn(browser, brandEmail, "Brand", BRAND_WALLET);
-  await expect(brand.getByTestId("brand-empty")).toBeVisible();
+  // Inside <main>: a hidden copy of streamed content can sit outside it while Next swaps it in.
+  await expect(brand.locator("#main").getByTestId("brand-empty")).toBeVisible();
   await screenshots(brand, "brand-dashboard-empty");
   await brand.getByRole("button", { name: "Add the three starter deals" }).click();
   const cards = brand.locator("#main").getByTestId("deal-card");

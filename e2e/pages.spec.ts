@@ -99,7 +99,7 @@ test("brand pages: server-rendered deal cards, filters, create form, axe", async
   const page = await signIn(browser, `brand-${randomUUID()}@example.test`, "Brand", undefined, {
     viewport: DESKTOP,
   });
-  await expect(page.getByTestId("brand-empty")).toBeVisible();
+  await expect(page.locator("#main").getByTestId("brand-empty")).toBeVisible();
   await checkPage(page, "brand-empty");
   await page.getByRole("button", { name: "Add the three starter deals" }).click();
   await expect(page.locator("#main").getByTestId("deal-card")).toHaveCount(3);

@@ -76,7 +76,8 @@ export function WebhookDocs() {
           prints.
         </li>
       </ul>
-      <pre className="mono small" style={{ overflowX: "auto" }}>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling code block must be reachable by keyboard to be scrolled (WCAG 2.1.1; axe scrollable-region-focusable) */}
+      <pre className="mono small scroll-x" tabIndex={0}>
         {verifySample}
       </pre>
     </section>
