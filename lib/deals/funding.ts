@@ -300,10 +300,25 @@ export async function fundWithAuthorization(
   }
 
   // The escrow decides, not the relay's answer.
-  const check = await syncFunding(db, deal, { funder }, caller.id).catch((err) => {
+  let check = await syncFunding(db, deal, { funder }, caller.id).catch((err) => {
     if (outcome === "unconfirmed") throw failure ?? err; // the hold stays until it runs out
     throw err;
   });
+  if (check.status === "not_funded" && outcome === "refused") {
+    // Refused because a concurrent post of the same authorization is being mined: the node
+    // estimated against a state that holds it (DealExists, or the token's nonce used) while the
+    // latest block does not yet. That attempt's transaction is recorded: wait for it, then ask
+    // the escrow again.
+    const other = await findLatestByPurpose(db, {
+      chainId: config.chainId,
+      purpose: `funding:${deal.id}`,
+    });
+    if (other) {
+      if (other.status === "pending" || other.status === "submitted")
+        await resumeTransaction(db, other);
+      check = await syncFunding(db, deal, { funder }, caller.id);
+    }
+  }
   if (check.status === "funded") return renderDeal(db, check.deal);
   if (outcome === "unconfirmed") {
     // Sent (or perhaps sent) and not mined yet: the hold stays, reconcile opens the deal
