@@ -4,7 +4,9 @@ import { BASE_ARGS, ensureChromium, findReadyChromium } from "./e2e/chromium";
 // Browser journeys in Chromium (Debian's when installed, else the one inside the
 // @sparticuz/chromium npm package: see e2e/chromium.ts) against the production build on
 // embedded defaults: its own data dir (wiped), its own anvil on a free port, PGlite.
-const port = 3100;
+// E2E_PORT lets two checkouts run their journeys side by side (the dev identity provider takes
+// the next port, and e2e/webhooks.spec.ts's receiver port + 99).
+const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
 
 // This file is loaded by the runner and again by every worker. In the runner, start finding
@@ -49,7 +51,7 @@ export default defineConfig({
       APP_URL: baseURL,
       DEV_IDP_ENABLED: "1",
       // e2e/webhooks.spec.ts runs a webhook receiver on loopback: exempt from the outbound rules.
-      FETCH_ALLOWED_HOSTS: "127.0.0.1:3199",
+      FETCH_ALLOWED_HOSTS: `127.0.0.1:${port + 99}`,
     },
   },
 });

@@ -10,7 +10,8 @@ import { screenshots, signInOn } from "./journey";
 // this test that verifies the signature with that secret, the delivery log shows it, resend
 // sends it again with the same event id, and the endpoint can be disabled.
 
-const RECEIVER_PORT = 3199; // listed in FETCH_ALLOWED_HOSTS by playwright.config.ts
+// Listed in FETCH_ALLOWED_HOSTS by playwright.config.ts (the app's port + 99).
+const RECEIVER_PORT = Number(process.env.E2E_PORT ?? 3100) + 99;
 
 type Got = { eventId: string; type: string; verified: boolean };
 const got: Got[] = [];
