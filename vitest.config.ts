@@ -18,6 +18,7 @@ const standalone = [
   "test/foundation/openapi.test.ts",
   "test/settle/payout.test.ts",
   "test/verify/checks.test.ts",
+  "test/verify/disclosure.test.ts",
   "test/net/safe-fetch.test.ts",
   "test/verify/evidence-adapters.test.ts",
   "test/verify/eval.test.ts",

@@ -91,6 +91,93 @@ export function hasLink(haystack: string, required: string): boolean {
   );
 }
 
+// ── Disclosure (FTC) ─────────────────────────────────────────────────────────────────
+// A paid post must say so where people see it: the FTC's "Disclosures 101 for Social Media
+// Influencers" (November 2019) and the Endorsement Guides (16 CFR Part 255, revised 2023) ask
+// for a clear mark ("#ad", "#sponsored") placed so it is seen without clicking "more". Feeds
+// cut a caption after about 125 characters, so the mark must end within the first 125.
+// Accepted: exactly #ad, #sponsored, #paidpartnership (any letter case, ASCII only), or the
+// platform's own paid-partnership label when the evidence shows it. Like the hashtag checks,
+// nothing is normalised into a match: a homoglyph (Cyrillic "а", full-width letters, a
+// full-width "＃"), a zero-width or other invisible character inside or right after the tag,
+// a combining mark on it, or a tag glued to a word ("x#ad", "#adorable", "#ad_campaign",
+// "#ad-free") is not the tag. Characters are counted as people see them: grapheme clusters
+// (Intl.Segmenter), so an emoji made of several code points or a letter with a combining
+// accent counts as one.
+
+/** The disclosure hashtags a caption may carry (lower case; a caption's case does not matter). */
+export const DISCLOSURE_TAGS = ["#ad", "#sponsored", "#paidpartnership"] as const;
+/** How many characters of a caption show before the "more" fold. */
+export const DISCLOSURE_FOLD = 125;
+
+export type DisclosureCheck = {
+  /** The post is disclosed: an accepted tag within the fold, or the platform's label. */
+  found: boolean;
+  via: "hashtag" | "platform_label" | null;
+  /** The first accepted tag as written ("#Ad"), when the caption has one (visible or buried). */
+  tag: string | null;
+  /** The character (grapheme) the first accepted tag ends at, counted from 1. */
+  endsAt: number | null;
+  /** What the verifier lists under `missing`, or null when disclosed. */
+  missing: string | null;
+};
+
+// A "#" not glued to a word or a URL path, and everything a platform could read as part of
+// the tag after it: letters, digits, marks, "_", invisible format characters and hyphenated
+// parts (so "#a\u200bd", "#ad\u200b" and "#ad-free" are each one odd token, not "#ad").
+const TAG_TOKEN =
+  /(?<![\p{L}\p{N}\p{M}_/])#([\p{L}\p{N}\p{M}\p{Cf}_]*(?:-[\p{L}\p{N}\p{M}\p{Cf}_]+)*)/gu;
+const ACCEPTED = new Set(DISCLOSURE_TAGS.map((t) => t.slice(1)));
+
+let segmenter: Intl.Segmenter | undefined;
+/** User-perceived characters (extended grapheme clusters) in `text`. */
+export function graphemeCount(text: string): number {
+  segmenter ??= new Intl.Segmenter("en", { granularity: "grapheme" });
+  let n = 0;
+  for (const _ of segmenter.segment(text)) n++;
+  return n;
+}
+
+export const DISCLOSURE_MISSING = `Disclosure: add #ad (or #sponsored, #paidpartnership) within the first ${DISCLOSURE_FOLD} characters`;
+
+/**
+ * Whether a caption discloses the paid partnership where it is seen: an accepted tag ending
+ * within the first DISCLOSURE_FOLD characters (leading white space, which platforms do not
+ * show, is not counted), or `platformLabel` (the evidence shows the platform's
+ * paid-partnership label). Pure: the same check runs on drafts and on fetched posts.
+ */
+export function checkDisclosure(
+  caption: string,
+  opts: { platformLabel?: boolean } = {},
+): DisclosureCheck {
+  const text = caption.replace(/^\s+/u, "");
+  let first: { tag: string; endsAt: number } | null = null;
+  for (const m of text.matchAll(TAG_TOKEN)) {
+    const word = m[1] ?? "";
+    if (!/^[A-Za-z]+$/.test(word) || !ACCEPTED.has(word.toLowerCase())) continue;
+    const endsAt = graphemeCount(text.slice(0, (m.index ?? 0) + m[0].length));
+    if (endsAt <= DISCLOSURE_FOLD)
+      return { found: true, via: "hashtag", tag: m[0], endsAt, missing: null };
+    first ??= { tag: m[0], endsAt };
+  }
+  if (opts.platformLabel)
+    return {
+      found: true,
+      via: "platform_label",
+      tag: first?.tag ?? null,
+      endsAt: first?.endsAt ?? null,
+      missing: null,
+    };
+  if (first)
+    return {
+      found: false,
+      via: null,
+      ...first,
+      missing: `Disclosure: ${first.tag} is at character ${first.endsAt}, after the first ${DISCLOSURE_FOLD} that show before "more"; move it (or #ad, #sponsored, #paidpartnership) within the first ${DISCLOSURE_FOLD} characters`,
+    };
+  return { found: false, via: null, tag: null, endsAt: null, missing: DISCLOSURE_MISSING };
+}
+
 /** The text every requirement check searches: the fetched caption, or nothing. */
 export function evidenceHaystack(e: Evidence): string {
   return e.status === "ok" ? e.record.caption : "";
