@@ -187,6 +187,42 @@ const schema = z.object({
    */
   ONRAMP_URL: optionalUrl,
   OFFRAMP_URL: optionalUrl,
+
+  /**
+   * Where uploads (draft media, message attachments) are kept (lib/storage): `local` = a
+   * directory (STORAGE_DIR), `s3` = an S3-compatible bucket (S3_BUCKET). Default: `s3` when
+   * S3_BUCKET is set, else `local`.
+   */
+  STORAGE_DRIVER: z.enum(["local", "s3"]).optional(),
+  /** The local driver's directory (default `$DATA_DIR/uploads`). */
+  STORAGE_DIR: optional,
+  /**
+   * A production deployment outside the embedded setup refuses local storage (its instances
+   * share no disk); `1` allows it for a single machine with a disk that lasts.
+   */
+  STORAGE_LOCAL_IN_PRODUCTION: bool.optional(),
+  S3_BUCKET: optional,
+  /** The bucket's region (AWS), or whatever the S3-compatible service expects (`auto` on R2). */
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  /** An S3-compatible service's endpoint (R2, MinIO, Backblaze…); unset = AWS S3 itself. */
+  S3_ENDPOINT: optionalUrl,
+  /** Path-style addressing (`endpoint/bucket/key`), which most S3-compatible services need. */
+  S3_FORCE_PATH_STYLE: bool.optional(),
+  /** Unset = the AWS SDK's own credential chain (its AWS_* variables, an instance role). */
+  S3_ACCESS_KEY_ID: optional,
+  S3_SECRET_ACCESS_KEY: optional,
+  /** Largest image upload (bytes): 10 MiB by default. */
+  UPLOAD_MAX_IMAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024),
+  /** Largest video upload (bytes): 100 MiB by default (about a minute of 1080p from a phone). */
+  UPLOAD_MAX_VIDEO_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(100 * 1024 * 1024),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -319,6 +355,16 @@ export function productionProblems(e: Env = env()): string[] {
   if (e.AI_BASE_URL && !e.AI_MODEL) problems.push("AI_MODEL is required when AI_BASE_URL is set");
   if (e.RELAY_PROVIDER === "gelato" && (!e.RELAY_API_URL || !e.RELAY_API_KEY))
     problems.push("RELAY_API_URL and RELAY_API_KEY are required when RELAY_PROVIDER=gelato");
+  // Uploads are read back by any instance: a deployment's instances share no disk.
+  const storage = storageDriver(e);
+  if (storage === "s3" && !e.S3_BUCKET)
+    problems.push("S3_BUCKET is required when STORAGE_DRIVER=s3");
+  if (storage === "local" && !isEmbedded(e) && !e.STORAGE_LOCAL_IN_PRODUCTION)
+    problems.push(
+      "Uploads would be kept on this machine's disk, which other instances cannot read: set S3_BUCKET (an S3-compatible bucket, STORAGE_DRIVER=s3), or STORAGE_LOCAL_IN_PRODUCTION=1 for a single machine whose STORAGE_DIR lasts",
+    );
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY))
+    problems.push("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together");
   return problems;
 }
 
@@ -341,6 +387,16 @@ export function fetchAllowedHosts(e: Env = env()): string[] {
 /** Who signs for embedded wallets: EMBEDDED_WALLET_SIGNER, else `dev` with the dev identity provider. */
 export function embeddedWalletSignerName(e: Env = env()): "dev" | "none" {
   return e.EMBEDDED_WALLET_SIGNER ?? (devIdpEnabled(e) ? "dev" : "none");
+}
+
+/** Where uploads are kept: STORAGE_DRIVER, else `s3` when S3_BUCKET is set, else `local`. */
+export function storageDriver(e: Env = env()): "local" | "s3" {
+  return e.STORAGE_DRIVER ?? (e.S3_BUCKET ? "s3" : "local");
+}
+
+/** The local storage driver's directory: STORAGE_DIR, else `$DATA_DIR/uploads`. */
+export function storageDir(e: Env = env()): string {
+  return path.resolve(e.STORAGE_DIR ?? path.join(dataDir(e), "uploads"));
 }
 
 /** The sandbox social platform: on in the embedded setup unless SANDBOX_SOCIAL says otherwise. */

@@ -42,6 +42,8 @@ const serverPackages = [
   /^drizzle-orm/,
   /^next-auth/,
   /^solc$/,
+  /^sharp$/,
+  /^@aws-sdk\//,
 ];
 
 type Module = {

@@ -239,6 +239,8 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
       MAIL_HTTP_URL: `${receiver.origin}/mail`,
       API_KEY_RATE_LIMIT: String(API_KEY_LIMIT),
       DEMO_PASSPHRASE: PASSPHRASE,
+      // A deployment names a bucket for uploads (no upload happens in this test).
+      S3_BUCKET: "milestone-multi-instance",
     };
     // A deployment's build without CRON_SECRET stops while loading the configuration, naming it.
     const refused = await nextBuild({

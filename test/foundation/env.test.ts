@@ -56,6 +56,7 @@ describe("configuration", () => {
       DATABASE_URL: "postgres://x@y/z",
       AUTH_SECRET: "s".repeat(32),
       DEV_IDP_ENABLED: "1",
+      S3_BUCKET: "uploads",
     };
     expect(productionProblems(parseEnv(deployment))).toEqual([
       "CRON_SECRET is required in production (the reconcile cron's bearer secret)",
