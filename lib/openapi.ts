@@ -49,6 +49,7 @@ import {
   webhookEndpointResponse,
   webhookSecretResponse,
 } from "@/lib/api/responses";
+import { API_VERSIONS, CURRENT_API_VERSION, VERSION_HEADER } from "@/lib/api/versions";
 import {
   apiKeyPageResponse,
   apiKeyResponse,
@@ -1152,6 +1153,8 @@ export function errorsOf(e: Endpoint): string[] {
   }
   if (e.query || /\{\w+\}/.test(e.path))
     generic.push(`400 invalid_request (${e.query ? "the query" : "the path"})`);
+  // route() refuses an unknown version before anything else runs, on every endpoint.
+  generic.push(`400 invalid_request (an unknown ${VERSION_HEADER} header)`);
   if (e.auth === true) {
     generic.push("401 unauthenticated | invalid_token");
     generic.push(
@@ -1221,22 +1224,29 @@ export function operationIdOf(e: Pick<Endpoint, "method" | "path">): string {
   return `${e.method.toLowerCase()}${words.join("")}`;
 }
 
+/** The `Milestone-Version` request header every operation takes (lib/api/versions.ts). */
+const versionHeader = z.object({
+  [VERSION_HEADER]: z
+    .enum(API_VERSIONS.map((v) => v.date) as [string, ...string[]])
+    .optional()
+    .meta({
+      description: `The API version to answer in (see /docs#changelog). Default: the version the API key is pinned to, else the current one (${CURRENT_API_VERSION}). An unknown version is refused with 400 invalid_request.`,
+    }),
+});
+
 function operationOf(e: Endpoint): ZodOpenApiOperationObject {
   const pathParams = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
   return {
     operationId: operationIdOf(e),
     tags: [e.tag],
     summary: e.summary,
-    ...(pathParams.length || e.query
-      ? {
-          requestParams: {
-            ...(pathParams.length
-              ? { path: z.object(Object.fromEntries(pathParams.map((n) => [n, z.string()]))) }
-              : {}),
-            ...(e.query ? { query: e.query as z.ZodObject } : {}),
-          },
-        }
-      : {}),
+    requestParams: {
+      ...(pathParams.length
+        ? { path: z.object(Object.fromEntries(pathParams.map((n) => [n, z.string()]))) }
+        : {}),
+      ...(e.query ? { query: e.query as z.ZodObject } : {}),
+      header: versionHeader,
+    },
     ...(e.auth === true
       ? {
           // OpenAPI 3.1 lets a bearer requirement list roles: the API-key scope it needs.

@@ -1,9 +1,15 @@
 import { describe, expect, it } from "vitest";
 import * as openapiRoute from "@/app/api/openapi.json/route";
+import { API_VERSIONS, VERSION_HEADER } from "@/lib/api/versions";
 import { apiKeyPattern } from "@/lib/auth/api-keys";
 import { endpoints } from "@/lib/openapi";
 import { expectRealErrorCodes, routesByPath } from "../helpers/api-routes";
 import { call } from "../helpers/http";
+
+type OperationJson = {
+  parameters?: { in: string; name: string; schema?: { enum?: string[] } }[];
+  responses: Record<string, { description?: string }>;
+};
 
 // The reference must describe routes that exist, with the methods they export.
 describe("API reference", () => {
@@ -29,6 +35,22 @@ describe("API reference", () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(res.body.paths["/api/deals/{id}/events"].get.operationId).toBe("getDealsByIdEvents");
     expect(res.body.paths["/api/health"].get.security).toEqual([]);
+  });
+
+  it("documents the Milestone-Version header on every operation, and the 400 an unknown one gets", async () => {
+    const res = await call(openapiRoute.GET);
+    const versions = API_VERSIONS.map((v) => v.date);
+    for (const [path, item] of Object.entries(res.body.paths as Record<string, object>))
+      for (const [method, op] of Object.entries(item as Record<string, OperationJson>)) {
+        const header = op.parameters?.find((p) => p.in === "header" && p.name === VERSION_HEADER);
+        expect(header?.schema?.enum, `${method} ${path}`).toEqual(versions);
+        // invalid_request under 400 (an endpoint's own 400 invalid_request stands for it).
+        expect(op.responses["400"]?.description, `${method} ${path}`).toContain("invalid_request");
+      }
+    // What the reference says is what route() does, on a public endpoint too.
+    const refused = await call(openapiRoute.GET, { headers: { [VERSION_HEADER]: "2001-01-01" } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe("invalid_request");
   });
 
   it("serves an OpenAPI document with the request schemas", async () => {
@@ -74,6 +96,7 @@ describe("API reference", () => {
     const revoke = res.body.paths["/api/keys/{id}"].delete;
     expect(revoke.parameters).toEqual([
       expect.objectContaining({ name: "id", in: "path", required: true }),
+      expect.objectContaining({ name: "Milestone-Version", in: "header" }),
     ]);
     expect(res.body.components.securitySchemes.bearer.description).toContain("insufficient_scope");
   });
