@@ -61,6 +61,8 @@ const ERRORS: Record<string, string> = {
   message_domain_mismatch: "The message was for another site.",
   message_expired: "The message has expired. Try again.",
   invalid_signature: "The signature does not match the wallet.",
+  account_exists:
+    "An account with this e-mail already exists. Sign in the way you did before; you can then add this way of signing in from your profile.",
 };
 const errorText = (code: string): string =>
   ERRORS[code] ?? "The sign-in did not complete. Please try again.";

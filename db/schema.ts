@@ -58,6 +58,34 @@ export const users = pgTable(
   ],
 );
 
+/**
+ * Further ways to sign in to an account, each linked by its holder while signed in (an
+ * OpenID account, say, added to an account an e-mail link made). The account's first
+ * identity stays on `users` (issuer, subject); sign-in looks in both. One user per verified
+ * e-mail: a new identity whose e-mail another account holds is refused, not given a second
+ * account (lib/auth/accounts.ts).
+ */
+export const userIdentities = pgTable(
+  "user_identities",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    /** The e-mail the identity carried when it was linked (shown on the profile). */
+    email: text("email"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("user_identities_issuer_subject_key").on(t.issuer, t.subject),
+    index("user_identities_user_idx").on(t.userId),
+  ],
+);
+
+export type UserIdentity = typeof userIdentities.$inferSelect;
+
 /** Server-issued nonces for wallet-linking messages (SIWE-style); each is used once. */
 export const walletNonces = pgTable("wallet_nonces", {
   nonce: text("nonce").primaryKey(),

@@ -21,6 +21,10 @@ const statusByCode = {
   settlement_in_progress: 409,
   invalid_state: 409,
   wallet_taken: 409,
+  /** A new way of signing in whose e-mail another account holds: sign in, then link it. */
+  account_exists: 409,
+  /** Linking a way of signing in that already belongs to another account. */
+  identity_in_use: 409,
   wallet_required: 409,
   budget_exceeded: 409,
   not_funded: 409,

@@ -57,6 +57,7 @@ import {
   createdApiKeyResponse,
   updateApiKeyBody,
 } from "@/lib/auth/api-keys";
+import { identitiesResponse } from "@/lib/auth/identities";
 import { roleBody, sessionBody, walletLinkBody, walletNonceQuery } from "@/lib/auth/schemas";
 import { chainInfoResponse } from "@/lib/chain/integrator-info";
 import {
@@ -150,7 +151,23 @@ export const endpoints: Endpoint[] = [
     summary: "Verify an identity token, upsert the user, start a session (cookie + bearer token).",
     response: "{ user, token, expiresAt }",
     responseSchema: sessionResponse,
-    errors: ["401 invalid_token", "503 not_configured | unavailable (the identity provider)"],
+    errors: [
+      "401 invalid_token",
+      "409 account_exists (the token's e-mail belongs to an account made another way: sign in that way, then link this one from the profile)",
+      "503 not_configured | unavailable (the identity provider)",
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/auth/identities",
+    sessionOnly: true,
+    tag: "Auth",
+    auth: true,
+    summary:
+      "The ways the caller's account signs in (the first one, and those linked later from the profile) and which it can still link. One account per verified e-mail: a new way in whose e-mail another account holds is refused (409 account_exists) until linked from that account.",
+    response: "{ methods: SignInMethod[], canLink: { oidc, email } }",
+    responseSchema: identitiesResponse,
+    errors: [],
   },
   {
     method: "DELETE",

@@ -1,5 +1,6 @@
 import { routeAccess } from "@/lib/http";
 import { type Endpoint, endpoints, withScopes } from "@/lib/openapi";
+import * as authIdentities from "./auth/identities/route";
 import * as authMe from "./auth/me/route";
 import * as authRole from "./auth/role/route";
 import * as authSession from "./auth/session/route";
@@ -62,6 +63,7 @@ import * as webhooks from "./webhooks/route";
 // Not listed: /api/openapi.json (it serves this; public) and the dev-only /api/dev/*.
 
 export const routeModules: Record<string, Record<string, unknown>> = {
+  "/api/auth/identities": authIdentities,
   "/api/auth/me": authMe,
   "/api/auth/role": authRole,
   "/api/auth/session": authSession,

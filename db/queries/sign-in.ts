@@ -1,6 +1,6 @@
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { emailOutbox, signInLinks, signInNonces, type User, users } from "@/db/schema";
+import { emailOutbox, signInLinks, signInNonces } from "@/db/schema";
 
 // Browser sign-in's own rows: e-mail links and SIWE nonces (each bound to the browser that
 // asked, by the hash of a cookie nonce), the sign-in mail as an outbox row, and the user an
@@ -60,17 +60,6 @@ export async function recordSentMail(
     attempts: 1,
     sentAt: sql`now()`,
   });
-}
-
-/** The oldest user whose e-mail is this address (any letter case), or null. */
-export async function findUserByEmail(db: DbOrTx, email: string): Promise<User | null> {
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(sql`lower(${users.email}) = lower(${email})`)
-    .orderBy(users.createdAt)
-    .limit(1);
-  return row ?? null;
 }
 
 export async function insertSignInNonce(

@@ -1,4 +1,4 @@
-import { getUserById, getUserByIdentity } from "@/db/queries/users";
+import { findUserByAnyIdentity, getUserById } from "@/db/queries/users";
 import type { User } from "@/db/schema";
 import { pinVersion } from "@/lib/api/versions";
 import { assertKeyScope, authenticateApiKey, looksLikeApiKey } from "@/lib/auth/api-keys";
@@ -88,11 +88,14 @@ async function userFromIdentityToken(req: Request, token: string): Promise<User>
   const config = identityConfigOr401();
   const identity = await verifyIdentityToken(token, config);
   const db = await getDb();
-  // The usual case (a known user, unchanged e-mail) is a read; the first use, or a changed
-  // e-mail, goes through the same upsert as POST /api/auth/session.
-  const known = await getUserByIdentity(db, identity);
+  // The usual case (a known identity: the account's first or one it linked) is a read; the
+  // first use, or a changed e-mail, goes through the same step as POST /api/auth/session.
+  const known = await findUserByAnyIdentity(db, identity);
+  const first = known?.issuer === identity.issuer && known.subject === identity.subject;
   const user =
-    known && known.email === identity.email ? known : await userForIdentity(db, identity, config);
+    known && (!first || known.email === identity.email)
+      ? known
+      : await userForIdentity(db, identity, config);
   await countAgainstLimits(req, [userWindow(user.id)]);
   return user;
 }

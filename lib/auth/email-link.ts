@@ -3,14 +3,14 @@ import type { Adapter, AdapterUser, VerificationToken } from "next-auth/adapters
 import type { EmailConfig } from "next-auth/providers/email";
 import type { DbOrTx } from "@/db/client";
 import {
-  findUserByEmail,
   insertSignInLink,
   recordSentMail,
   signInLinkExists,
   takeSignInLink,
 } from "@/db/queries/sign-in";
-import { upsertUserByIdentity } from "@/db/queries/users";
+import { findOtherUserByEmail } from "@/db/queries/users";
 import type { ProfileType } from "@/db/schema";
+import { accountForIdentity } from "@/lib/auth/accounts";
 import { createSessionToken } from "@/lib/auth/session";
 import type { SignInResult } from "@/lib/auth/sign-in";
 import { devIdpEnabled, type Env, env } from "@/lib/env";
@@ -24,8 +24,8 @@ import { configuredMailer } from "@/lib/notify/mailer";
 // callback). A link is single-use (deleted when used), expires after LINK_TTL_SECONDS, and
 // is bound to the browser that asked for it: that browser holds a random cookie nonce, the
 // link row its hash, and the link opens only where the two match. Whoever opens it has
-// proven they read that mailbox: it signs in as the account with that e-mail, whatever
-// method made it, or a new one.
+// proven they read that mailbox: it signs in as the account holding that e-mail, whatever
+// method made it or linked it (lib/auth/accounts.ts), or a new one.
 
 export const EMAIL_PROVIDER_ID = "email";
 export const LINK_TTL_SECONDS = 15 * 60;
@@ -33,6 +33,11 @@ export const LINK_TTL_SECONDS = 15 * 60;
 export const BROWSER_NONCE_COOKIE = "milestone.sign-in-browser";
 /** users.issuer of accounts first made by an e-mail link (subject: the address). */
 export const EMAIL_LINK_ISSUER = "urn:milestone:email-link";
+/** The identity an e-mail link proves: the mailbox, whatever the letter case. */
+export const emailLinkIdentity = (email: string) => ({
+  issuer: EMAIL_LINK_ISSUER,
+  subject: email.trim().toLowerCase(),
+});
 
 export const browserHash = (nonce: string) => createHash("sha256").update(nonce).digest("hex");
 
@@ -82,7 +87,7 @@ export function emailProvider(db: DbOrTx, e: Env = env()): EmailConfig {
       }
       // The outbox row is the mail in the embedded setup; a provider's copy keeps no link.
       await recordSentMail(db, {
-        userId: (await findUserByEmail(db, identifier))?.id ?? null,
+        userId: (await findOtherUserByEmail(db, { email: identifier }))?.id ?? null,
         to: identifier,
         subject: SUBJECT,
         body: mailer.name === "outbox" ? mailText(url) : "(a sign-in link, not kept)",
@@ -140,19 +145,17 @@ export function linkAdapter(
   };
 }
 
-/** The account an opened link signs in to: the one with that e-mail, or a new one. */
+/** The account an opened link signs in to: the one holding that e-mail, or a new one. */
 export async function signInByEmail(
   db: DbOrTx,
   p: { email: string; profileType?: ProfileType },
 ): Promise<SignInResult> {
   const email = p.email.trim();
-  const user =
-    (await findUserByEmail(db, email)) ??
-    (await upsertUserByIdentity(db, {
-      issuer: EMAIL_LINK_ISSUER,
-      subject: email.toLowerCase(),
-      email,
-      profileType: p.profileType ?? "creator",
-    }));
+  const user = await accountForIdentity(db, {
+    ...emailLinkIdentity(email),
+    email,
+    profileType: p.profileType ?? "creator",
+    emailHeld: "use",
+  });
   return { user, session: await createSessionToken(user.id, user.sessionVersion) };
 }

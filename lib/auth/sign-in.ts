@@ -1,6 +1,7 @@
 import type { DbOrTx } from "@/db/client";
-import { linkIdentityWallet, upsertUserByIdentity } from "@/db/queries/users";
+import { linkIdentityWallet } from "@/db/queries/users";
 import type { ProfileType, User } from "@/db/schema";
+import { accountForIdentity } from "@/lib/auth/accounts";
 import { isDevEmbeddedWallet } from "@/lib/auth/dev-idp";
 import {
   type IdentityConfig,
@@ -17,8 +18,8 @@ import { createSessionToken, type SessionToken } from "@/lib/auth/session";
 export type SignInResult = { user: User; session: SessionToken };
 
 /**
- * Verifies the identity token before writing anything, upserts the user by (issuer,
- * subject), records a wallet the token delivers when the user has none and nobody else
+ * Verifies the identity token before writing anything, finds or makes the user by (issuer,
+ * subject) (409 account_exists when the e-mail is another account's: lib/auth/accounts.ts), records a wallet the token delivers when the user has none and nobody else
  * holds it (never failing the login over it), and issues a session token. From the dev
  * provider only its own derived embedded wallet counts (the stand-in for a provider's
  * embedded wallet); any other address is proven only by a signature (POST /api/auth/wallet).
@@ -44,11 +45,12 @@ export async function userForIdentity(
   config: IdentityConfig,
   profileType: ProfileType = "creator",
 ): Promise<User> {
-  let user = await upsertUserByIdentity(db, {
+  let user = await accountForIdentity(db, {
     issuer: identity.issuer,
     subject: identity.subject,
     email: identity.email,
     profileType,
+    emailHeld: "refuse",
   });
   // A real provider vouches for the wallet it delivers; the dev provider only for the
   // embedded wallet it derives itself (lib/auth/dev-idp.ts), never for another address.

@@ -9,6 +9,7 @@ import {
   upsertUserByIdentity,
 } from "@/db/queries/users";
 import type { ProfileType, User } from "@/db/schema";
+import { PLACEHOLDER_EMAIL_DOMAIN } from "@/lib/auth/accounts";
 import { browserHash } from "@/lib/auth/email-link";
 import { createSessionToken } from "@/lib/auth/session";
 import type { SignInResult } from "@/lib/auth/sign-in";
@@ -29,7 +30,8 @@ export const SIWE_NONCE_TTL_MS = 10 * 60_000;
 export const SIWE_SIGN_IN_STATEMENT = "Sign in to Milestone with this wallet.";
 
 /** The e-mail of an account made by a wallet alone (no address to write to). */
-export const walletOnlyEmail = (address: Address) => `${address.toLowerCase()}@wallet.invalid`;
+export const walletOnlyEmail = (address: Address) =>
+  `${address.toLowerCase()}${PLACEHOLDER_EMAIL_DOMAIN}`;
 
 /** A nonce for this browser and the message for `address` to sign. */
 export async function issueSignInMessage(

@@ -1,24 +1,28 @@
 import { randomBytes } from "node:crypto";
 import NextAuth, { type AuthOptions } from "next-auth";
+import { decode, encode } from "next-auth/jwt";
 import type { CredentialsConfig } from "next-auth/providers/credentials";
 import type { OAuthConfig } from "next-auth/providers/oauth";
 import { isAddress } from "viem";
 import type { Db } from "@/db/client";
 import { setProfileType } from "@/db/queries/users";
-import type { ProfileType } from "@/db/schema";
+import type { ProfileType, User } from "@/db/schema";
+import { linkIdentity } from "@/lib/auth/accounts";
+import { optionalUser } from "@/lib/auth/caller";
 import { DEV_IDP_AUDIENCE, DEV_IDP_SIGNING_ALG, devIdpClientSecret } from "@/lib/auth/dev-idp";
 import {
   BROWSER_NONCE_COOKIE,
   EMAIL_PROVIDER_ID,
+  emailLinkIdentity,
   emailLinksEnabled,
   emailProvider,
   type LinkProblem,
   linkAdapter,
   signInByEmail,
 } from "@/lib/auth/email-link";
-import { identityConfig, usesDevIdentityProvider } from "@/lib/auth/identity";
+import { identityConfig, usesDevIdentityProvider, verifyIdentityToken } from "@/lib/auth/identity";
 import { authSecret } from "@/lib/auth/secret";
-import { sessionCookie } from "@/lib/auth/session";
+import { createSessionToken, sessionCookie } from "@/lib/auth/session";
 import { type SignInResult, signIn } from "@/lib/auth/sign-in";
 import { issueSignInMessage, SIWE_PROVIDER_ID, signInWithEthereum } from "@/lib/auth/siwe-sign-in";
 import { getDb } from "@/lib/db";
@@ -49,6 +53,16 @@ export const OIDC_PROVIDER_ID = "oidc";
 /** The role picked on /sign-in, from the start of the redirect to the callback. */
 export const SIGN_IN_ROLE_COOKIE = "milestone.sign-in-role";
 const ROLE_COOKIE_MAX_AGE = 15 * 60;
+/**
+ * Linking a further way of signing in to the signed-in account (lib/auth/accounts.ts): set
+ * when the profile starts a sign-in with link=1, it names the account (and its session
+ * version) and the method, and the callback then links instead of signing in, only if the
+ * same account is still signed in in this browser.
+ */
+export const LINK_INTENT_COOKIE = "milestone.link-intent";
+const LINK_INTENT_MAX_AGE = 15 * 60;
+/** The methods that can be linked here (a wallet is linked on the wallet page). */
+const LINKABLE = new Set([OIDC_PROVIDER_ID, EMAIL_PROVIDER_ID]);
 /** What is served, by method: the CSRF token, starting a sign-in, the provider's answer. */
 const SERVED: Record<string, string[]> = {
   csrf: ["GET"],
@@ -125,6 +139,41 @@ function oidcProvider(client: OidcClient): OAuthConfig<Record<string, unknown>> 
 
 type Outcome = { result?: SignInResult; error?: unknown; link: { value?: LinkProblem } };
 
+type LinkIntent = { userId: string; sessionVersion: number; provider: string };
+
+async function linkIntentCookie(user: User, provider: string): Promise<string> {
+  const value = await encode({
+    token: { sub: user.id, sv: user.sessionVersion, provider },
+    secret: authSecret(),
+    maxAge: LINK_INTENT_MAX_AGE,
+  });
+  return `${LINK_INTENT_COOKIE}=${value}; ${cookieAttrs()}; Max-Age=${LINK_INTENT_MAX_AGE}`;
+}
+
+const clearedLinkIntentCookie = () => `${LINK_INTENT_COOKIE}=; ${cookieAttrs()}; Max-Age=0`;
+
+async function readLinkIntent(value: string): Promise<LinkIntent | null> {
+  try {
+    const t = await decode({ token: value, secret: authSecret() });
+    if (typeof t?.sub !== "string" || typeof t.sv !== "number" || typeof t.provider !== "string")
+      return null;
+    return { userId: t.sub, sessionVersion: t.sv, provider: t.provider };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The account a callback links to: the link intent's, when this browser is still signed in
+ * as it (same session version); else null.
+ */
+async function linkingUser(req: Request, intent: LinkIntent): Promise<User | null> {
+  const current = await optionalUser(req).catch(() => null);
+  if (!current) return null;
+  if (current.id !== intent.userId || current.sessionVersion !== intent.sessionVersion) return null;
+  return current;
+}
+
 export type SignInMethodsConfig = { oidc: OidcClient | null; email: boolean; siwe: boolean };
 
 /** Which methods are configured for browser sign-in (what /sign-in shows). */
@@ -166,9 +215,16 @@ function siweProvider(
 function authOptions(
   db: Db,
   methods: ReturnType<typeof signInMethods>,
-  p: { providerId?: string; browserNonce?: string; outcome: Outcome; role: ProfileType | null },
+  p: {
+    providerId?: string;
+    browserNonce?: string;
+    outcome: Outcome;
+    role: ProfileType | null;
+    /** Link the method to this signed-in account instead of signing in. */
+    linkTo?: User;
+  },
 ): AuthOptions {
-  const { outcome, role } = p;
+  const { outcome, role, linkTo } = p;
   const email = p.providerId === EMAIL_PROVIDER_ID && methods.email;
   return {
     secret: authSecret(),
@@ -195,6 +251,18 @@ function authOptions(
       async signIn({ user, account, email: asking }) {
         // Asking for an e-mail link: nothing is proven yet, the link is sent.
         if (asking?.verificationRequest) return true;
+        if (linkTo)
+          try {
+            outcome.result = await linkMethod(db, linkTo, {
+              provider: account?.provider,
+              user,
+              account,
+            });
+            return true;
+          } catch (err) {
+            outcome.error = err;
+            return false;
+          }
         try {
           const profileType = role ?? undefined;
           let result: SignInResult;
@@ -223,6 +291,39 @@ function authOptions(
         }
       },
     },
+  };
+}
+
+/** The callback's link step: the method's proven identity, linked to `to`. */
+async function linkMethod(
+  db: Db,
+  to: User,
+  p: { provider?: string; user: { email?: string | null }; account: { id_token?: string } | null },
+): Promise<SignInResult> {
+  let linked: { user: User };
+  if (p.provider === EMAIL_PROVIDER_ID) {
+    if (!p.user.email) throw new AppError("invalid_request", "The link names no e-mail.");
+    linked = await linkIdentity(db, {
+      userId: to.id,
+      ...emailLinkIdentity(p.user.email),
+      email: p.user.email.trim(),
+    });
+  } else if (p.provider === OIDC_PROVIDER_ID) {
+    if (!p.account?.id_token) throw new AppError("invalid_token", "The provider sent no ID token.");
+    // The same checks as signing in (issuer, audience, algorithm, keys, e-mail claim).
+    const identity = await verifyIdentityToken(p.account.id_token, identityConfig());
+    linked = await linkIdentity(db, {
+      userId: to.id,
+      issuer: identity.issuer,
+      subject: identity.subject,
+      email: identity.email,
+    });
+  } else {
+    throw new AppError("invalid_request", "This way of signing in cannot be linked here.");
+  }
+  return {
+    user: linked.user,
+    session: await createSessionToken(linked.user.id, linked.user.sessionVersion),
   };
 }
 
@@ -364,13 +465,47 @@ export async function handleWebAuth(req: Request, segments: string[]): Promise<R
       : undefined;
   const browserNonce = cookies[BROWSER_NONCE_COOKIE] ?? newNonce;
   if (action === "siwe") return siweNonce(url, browserNonce as string, newNonce);
+
+  // Linking (from the profile): started only by a signed-in account, for a linkable method.
+  let startsLink: string | undefined;
+  if (action === "signin" && body?.link === "1") {
+    const user = await optionalUser(req).catch(() => null);
+    const code = !user
+      ? "link_needs_session"
+      : !LINKABLE.has(providerId ?? "")
+        ? "link_unsupported"
+        : null;
+    if (code || !user)
+      return Response.json(
+        { url: `/profile?link_error=${code ?? "link_needs_session"}` },
+        { headers: { "cache-control": "no-store" } },
+      );
+    startsLink = await linkIntentCookie(user, providerId as string);
+  }
+  // A callback for the method a link intent names links (or is refused); a stale intent for
+  // another method is ignored, and cleared below.
+  const linkCookie = action === "callback" ? cookies[LINK_INTENT_COOKIE] : undefined;
+  const intent = linkCookie ? await readLinkIntent(linkCookie) : null;
+  const linksHere = intent !== null && intent.provider === providerId;
+  const linkTo = linksHere ? await linkingUser(req, intent) : undefined;
+  if (linksHere && !linkTo) {
+    // This browser is no longer signed in as the account that started the link: neither
+    // link nor sign in.
+    const headers = new Headers({
+      "cache-control": "no-store",
+      location: "/profile?link_error=link_needs_session",
+    });
+    headers.append("set-cookie", clearedLinkIntentCookie());
+    return new Response(null, { status: 302, headers });
+  }
   const outcome: Outcome = { link: {} };
   const collected: Collected = { status: 200, headers: new Headers() };
   const options = authOptions(await getDb(), methods, {
     providerId,
     browserNonce,
     outcome,
-    role,
+    role: linkTo ? null : role,
+    linkTo: linkTo ?? undefined,
   });
   await NextAuth(
     {
@@ -390,10 +525,23 @@ export async function handleWebAuth(req: Request, segments: string[]): Promise<R
   for (const c of collected.headers.getSetCookie())
     if (!NEXT_AUTH_SESSION_COOKIE.test(c)) headers.append("set-cookie", c);
 
-  if (action === "signin") headers.append("set-cookie", roleCookie(role));
+  if (action === "signin") headers.append("set-cookie", roleCookie(startsLink ? null : role));
+  if (startsLink) headers.append("set-cookie", startsLink);
   if (newNonce) headers.append("set-cookie", browserNonceCookie(newNonce));
+  if (action === "callback" && linkTo) {
+    headers.append("set-cookie", clearedLinkIntentCookie());
+    const code = outcome.result ? null : (outcome.link.value ?? errorCode(outcome.error));
+    if (outcome.error && !(outcome.error instanceof AppError))
+      log.error("linking a sign-in method failed", { err: outcome.error });
+    headers.set(
+      "location",
+      code ? `/profile?link_error=${encodeURIComponent(code)}` : `/profile?linked=${providerId}`,
+    );
+    return new Response(null, { status: 302, headers });
+  }
   if (action === "callback") {
     headers.append("set-cookie", roleCookie(null));
+    if (linkCookie) headers.append("set-cookie", clearedLinkIntentCookie());
     if (outcome.result) {
       headers.append("set-cookie", sessionCookie(outcome.result.session.token));
     } else {

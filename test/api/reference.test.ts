@@ -119,10 +119,15 @@ function listFields(schema: z.ZodType | null): string[] {
 
 /**
  * Lists with a small fixed bound, not paginated: a user's handles (one per platform: five);
+ * the account's ways to sign in (one per method: a few);
  * the wallet overview (the signed-in and linked wallets, at most 10 funding wallets, the
  * latest 20 sends: the full record is the ledger's).
  */
-const BOUNDED_LISTS = new Set(["GET /api/profile/handles", "GET /api/wallet"]);
+const BOUNDED_LISTS = new Set([
+  "GET /api/profile/handles",
+  "GET /api/wallet",
+  "GET /api/auth/identities",
+]);
 
 describe("every list is paginated", () => {
   const lists = endpoints.filter((e) => e.method === "GET" && listFields(e.responseSchema).length);

@@ -23,6 +23,7 @@ const wallet = privateKeyToAccount(generatePrivateKey()).address;
 const examples: Record<string, { path?: string; body?: unknown }> = {
   "DELETE /api/auth/session": {},
   "POST /api/auth/role": { body: { profileType: "organization" } },
+  "GET /api/auth/identities": {},
   "GET /api/auth/wallet/nonce": { path: `/api/auth/wallet/nonce?address=${wallet}` },
   "POST /api/auth/wallet": {
     body: { address: wallet, message: "Link this wallet", signature: `0x${"11".repeat(65)}` },

@@ -6,37 +6,12 @@ import { getDb } from "@/db/client";
 import { emailOutbox, signInLinks } from "@/db/schema";
 import { BROWSER_NONCE_COOKIE } from "@/lib/auth/email-link";
 import { devIdToken, SESSION_COOKIE_NAME, setCookieValue, uniqueEmail } from "../helpers/auth";
-import { appAuth, CookieJar } from "../helpers/browser-sign-in";
+import { askForLink, CookieJar, openLink as open } from "../helpers/browser-sign-in";
 import { call } from "../helpers/http";
 
 // E-mail sign-in links through next-auth's e-mail flow and the app's mailer (the outbox,
 // the embedded default, whose row is the mail): single-use, expiring, bound to the browser
 // that asked, and one account per e-mail whatever the method.
-
-/** Asks for a link in `jar`'s browser; returns the link from the mail. */
-async function askForLink(jar: CookieJar, email: string, role = "creator") {
-  const csrf = await appAuth(jar, "/auth/csrf");
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const res = await appAuth(jar, "/auth/signin/email", {
-    form: { csrfToken, email, role, callbackUrl: "/creator", json: "true" },
-  });
-  expect(res.status).toBe(200);
-  const { url } = (await res.json()) as { url: string };
-  expect(new URL(url).pathname).toBe("/auth/verify-request");
-  expect(new URL(url).searchParams.get("error")).toBeNull();
-  const [mail] = await (await getDb())
-    .select()
-    .from(emailOutbox)
-    .where(eq(emailOutbox.toAddress, email.toLowerCase()))
-    .orderBy(desc(emailOutbox.createdAt))
-    .limit(1);
-  expect(mail?.status).toBe("sent");
-  const link = /(http\S+\/auth\/callback\/email\?\S+)/.exec(mail?.body ?? "")?.[1];
-  expect(link).toBeTruthy();
-  return new URL(link as string);
-}
-
-const open = (jar: CookieJar, link: URL) => appAuth(jar, `${link.pathname}${link.search}`);
 
 async function meWith(res: Response) {
   const token = setCookieValue(res.headers);

@@ -46,6 +46,7 @@ const PUBLIC = [
 const NO_API_KEY: Record<string, 401 | 403> = {
   "DELETE /api/auth/session": 403,
   "POST /api/auth/role": 403,
+  "GET /api/auth/identities": 403,
   "GET /api/auth/wallet/nonce": 403,
   "POST /api/auth/wallet": 403,
   "GET /api/cron/reconcile": 401,

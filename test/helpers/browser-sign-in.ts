@@ -1,3 +1,7 @@
+import { desc, eq } from "drizzle-orm";
+import { expect } from "vitest";
+import { getDb } from "@/db/client";
+import { emailOutbox } from "@/db/schema";
 import { handleWebAuth } from "@/lib/auth/web-sign-in";
 import { appUrl } from "@/lib/env";
 
@@ -46,6 +50,8 @@ export async function appAuth(
   const headers = new Headers({ cookie: jar.header() });
   let body: string | undefined;
   if (init.form) {
+    // As a browser's same-origin form post or fetch sends it.
+    headers.set("origin", url.origin);
     headers.set("content-type", "application/x-www-form-urlencoded");
     body = new URLSearchParams(init.form).toString();
   }
@@ -129,3 +135,45 @@ export async function loginAtProvider(
   }
   throw new Error("the provider never sent the browser back");
 }
+
+/**
+ * Asks for an e-mail link in `jar`'s browser (`link: true`: to add the address to the
+ * account signed in there); returns the link from the mail in the outbox.
+ */
+export async function askForLink(
+  jar: CookieJar,
+  email: string,
+  role = "creator",
+  opts: { link?: boolean } = {},
+): Promise<URL> {
+  const csrf = await appAuth(jar, "/auth/csrf");
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await appAuth(jar, "/auth/signin/email", {
+    form: {
+      csrfToken,
+      email,
+      role,
+      callbackUrl: "/creator",
+      json: "true",
+      ...(opts.link ? { link: "1" } : {}),
+    },
+  });
+  expect(res.status).toBe(200);
+  const { url } = (await res.json()) as { url: string };
+  expect(new URL(url, "http://app.test").pathname).toBe("/auth/verify-request");
+  expect(new URL(url, "http://app.test").searchParams.get("error")).toBeNull();
+  const [mail] = await (await getDb())
+    .select()
+    .from(emailOutbox)
+    .where(eq(emailOutbox.toAddress, email.toLowerCase()))
+    .orderBy(desc(emailOutbox.createdAt))
+    .limit(1);
+  expect(mail?.status).toBe("sent");
+  const link = /(http\S+\/auth\/callback\/email\?\S+)/.exec(mail?.body ?? "")?.[1];
+  expect(link).toBeTruthy();
+  return new URL(link as string);
+}
+
+/** Opens a link from a mail in `jar`'s browser. */
+export const openLink = (jar: CookieJar, link: URL) =>
+  appAuth(jar, `${link.pathname}${link.search}`);
