@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { DEMO_ID_BUTTON, screenshots, short } from "./journey";
+import { DEMO_ID_BUTTON, screenshots, short, signInThroughDemoId } from "./journey";
 
 // Browser sign-in the production way, against the embedded OpenID provider (oidc-provider,
 // run by scripts/dev.ts beside the app): /sign-in → the provider's own login page → its
@@ -93,6 +93,55 @@ test("signs in with an e-mail link read from the outbox", async ({ page, browser
   await page.context().clearCookies();
   await page.goto(link as string);
   await expect(page).toHaveURL(/\/sign-in\?error=/);
+});
+
+test("one account per e-mail: the demo ID is refused until the account adds it from its profile", async ({
+  page,
+  browser,
+}) => {
+  const email = `linked-${Date.now()}@example.test`;
+  // The account is made by an e-mail link.
+  await page.goto("/sign-in");
+  await page.getByLabel("Creator", { exact: true }).check();
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByRole("button", { name: "E-mail me a sign-in link" }).click();
+  await page.getByTestId("link-sent").getByRole("link", { name: "local outbox" }).click();
+  const mail = page.getByTestId("outbox-mail").filter({ hasText: email }).first();
+  const link = /(http\S+\/auth\/callback\/email\?\S+)/.exec((await mail.textContent()) ?? "")?.[1];
+  await page.goto(link as string);
+  await expect(page).toHaveURL(/\/creator$/);
+
+  // Elsewhere, the demo ID with the same e-mail does not get a second account.
+  const other = await (await browser.newContext()).newPage();
+  await signInThroughDemoId(other, "/sign-in", email, "Creator");
+  await expect(other).toHaveURL(/\/sign-in\?error=account_exists/);
+  await expect(other.getByRole("alert").filter({ hasText: "already exists" })).toBeVisible();
+  await screenshots(other, "sign-in-account-exists");
+
+  // Signed in, the account adds it from its profile, through the provider's real pages.
+  await page.goto("/profile");
+  const methods = page.getByTestId("sign-in-methods");
+  await expect(methods.getByRole("list", { name: "Ways to sign in" })).toContainText("E-mail link");
+  await methods.getByRole("button", { name: "Add Milestone demo ID" }).click();
+  await page.waitForURL(/\/interaction\//);
+  await page.getByLabel("E-mail", { exact: true }).fill(email);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Allow" }).click();
+  await expect(page).toHaveURL(/\/profile\?linked=oidc$/);
+  await expect(methods.getByRole("status")).toContainText("Added");
+  await expect(methods.getByRole("list", { name: "Ways to sign in" })).toContainText(
+    "Milestone demo ID",
+  );
+  await expect(methods.getByRole("button", { name: "Add Milestone demo ID" })).toHaveCount(0);
+  await screenshots(page, "profile-sign-in-methods");
+
+  // Now the demo ID opens that same account.
+  await signInThroughDemoId(other, "/sign-in", email, "Creator");
+  await expect(other).toHaveURL(/\/creator$/);
+  const mine = await (await page.request.get("/api/auth/me")).json();
+  const theirs = await (await other.request.get("/api/auth/me")).json();
+  expect(theirs.user.id).toBe(mine.user.id);
+  await other.context().close();
 });
 
 test("signs in with Ethereum (SIWE) from a browser wallet", async ({ page }) => {
