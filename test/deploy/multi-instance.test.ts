@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { chromium } from "@playwright/test";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Address, type Hex, maxUint256, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -23,9 +24,11 @@ import { chainConfig, publicClient, resetChainConfigCache } from "@/lib/chain/co
 import { deployFundedContracts } from "@/lib/chain/deploy";
 import { pollReceipt } from "@/lib/chain/sender";
 import { env, resetEnvCache } from "@/lib/env";
+import { BASE_ARGS, resolveChromium } from "../../e2e/chromium";
 import { deploymentEnv } from "../chain-slots";
 import { brandWallet, walletClientFor } from "../helpers/fund-deal";
 import {
+  freePort,
   type Instance,
   nextBuild,
   nextStartRefused,
@@ -62,17 +65,26 @@ const PASSPHRASE = "open sesame, multi-instance";
 type Json = Record<string, any>;
 type Answer = { status: number; body: Json };
 
-/** Webhook deliveries and e-mails as a receiver sees them: each event id / outbox id, counted. */
+/**
+ * Webhook deliveries and e-mails as a receiver sees them: each event id / outbox id, counted;
+ * and each mail's text, which `mailTo` waits for (the provider's side of a sign-in link).
+ */
 function startReceiver(): Promise<{
   origin: string;
   webhooks: Map<string, number>;
   mails: Map<string, number>;
+  mailTo(address: string): Promise<string>;
   close(): Promise<void>;
 }> {
   const webhooks = new Map<string, number>();
   const mails = new Map<string, number>();
+  const texts = new Map<string, string>();
+  const waiting = new Map<string, (text: string) => void>();
   const server: Server = createServer((req, res) => {
-    req.resume();
+    let raw = "";
+    req.on("data", (d) => {
+      raw += d;
+    });
     req.on("end", () => {
       if (req.url === "/hook") {
         const id = String(req.headers["milestone-event-id"]);
@@ -80,6 +92,11 @@ function startReceiver(): Promise<{
       } else if (req.url === "/mail") {
         const id = String(req.headers["idempotency-key"]);
         mails.set(id, (mails.get(id) ?? 0) + 1);
+        const mail = JSON.parse(raw) as { to: string[]; text: string };
+        for (const to of mail.to) {
+          texts.set(to, mail.text);
+          waiting.get(to)?.(mail.text);
+        }
       }
       res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
     });
@@ -90,6 +107,12 @@ function startReceiver(): Promise<{
         origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
         webhooks,
         mails,
+        mailTo: (address) =>
+          new Promise((r) => {
+            const seen = texts.get(address);
+            if (seen) r(seen);
+            else waiting.set(address, r);
+          }),
         close: () => new Promise((r) => server.close(() => r())),
       }),
     ),
@@ -269,6 +292,51 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
     expect(refused.code).not.toBe(0);
     expect(refused.output).toContain("CRON_SECRET is required in production");
   }, 120_000);
+
+  it("starts with only a mail provider, and a person signs in from a real browser by e-mail link", async () => {
+    // No identity provider at all (no IDP_*, the demo provider off): e-mail links through the
+    // HTTP mail provider (this file's receiver) are the way in, plus wallets.
+    const port = await freePort();
+    const appUrl = `http://127.0.0.1:${port}`;
+    const mailOnly = await startInstance(
+      "mail-only",
+      {
+        ...vars,
+        DEV_IDP_ENABLED: undefined,
+        APP_URL: appUrl,
+        FETCH_ALLOWED_HOSTS: new URL(receiver.origin).host,
+      },
+      { port },
+    );
+    const launch = await resolveChromium();
+    const browser = await chromium.launch({
+      executablePath: launch.executablePath,
+      args: [...BASE_ARGS, ...launch.args],
+    });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${appUrl}/sign-in`);
+      await page.getByLabel("E-mail address").waitFor();
+      // Exactly the configured methods: no OpenID button, no demo banner.
+      expect(await page.getByRole("button", { name: /^Continue with/ }).count()).toBe(0);
+      expect(await page.getByText("Demo identity").count()).toBe(0);
+      const email = `mail-only-${randomBytes(4).toString("hex")}@multi.test`;
+      await page.getByLabel("Creator", { exact: true }).check();
+      await page.getByLabel("E-mail address").fill(email);
+      await page.getByRole("button", { name: "E-mail me a sign-in link" }).click();
+      await page.getByTestId("link-sent").waitFor();
+      const text = await receiver.mailTo(email);
+      const link = /(http\S+\/auth\/callback\/email\?\S+)/.exec(text)?.[1];
+      expect(link?.startsWith(`${appUrl}/auth/callback/email?`)).toBe(true);
+      await page.goto(link as string);
+      await page.waitForURL(`${appUrl}/creator`);
+      const me = await page.evaluate(() => fetch("/api/auth/me").then((r) => r.json()));
+      expect(me.user).toMatchObject({ email, profileType: "creator" });
+    } finally {
+      await browser.close();
+      await mailOnly.stop();
+    }
+  }, 300_000);
 
   it("pays once, delivers once and limits once across three instances, a kill and a cron storm", async () => {
     // Three instances; the proxy's address is the app's public URL (sign-in issuer, sandbox).

@@ -95,7 +95,8 @@ export function nextStartRefused(
   );
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (for an APP_URL known before the instance starts). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address() as AddressInfo;
@@ -132,12 +133,16 @@ async function waitReady(url: string, child: ChildProcess, output: () => string)
   }
 }
 
-/** One `next start` of the build in `vars.NEXT_DIST_DIR`, ready (GET /api/health is 200). */
+/**
+ * One `next start` of the build in `vars.NEXT_DIST_DIR`, ready (GET /api/health is 200), on
+ * `opts.port` or a free one.
+ */
 export async function startInstance(
   name: string,
   vars: Record<string, string | undefined>,
+  opts: { port?: number } = {},
 ): Promise<Instance> {
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let log = "";
   let child: ChildProcess;
