@@ -155,6 +155,12 @@ export const deals = pgTable(
     platform: text("platform").notNull().default("other"),
     status: text("status").$type<DealStatus>().notNull().default("unfunded"),
     minScoreBps: integer("min_score_bps").notNull().default(5000),
+    /**
+     * The confidence (basis points) a verdict needs to settle on its own; below it settle
+     * answers 409 needs_decision and the brand decides (lib/verify/confidence.ts). The
+     * default is the threshold chosen on the eval (AUTO_SETTLE_CONFIDENCE).
+     */
+    autoSettleConfidenceBps: integer("auto_settle_confidence_bps").notNull().default(9000),
     budgetUnits: units("budget_units").notNull(),
     /**
      * After a submission, the brand has this long to settle or decide; after it the creator
@@ -217,6 +223,10 @@ export const deals = pgTable(
     ),
     check("deals_budget_check", sql`${t.budgetUnits} > 0`),
     check("deals_min_score_check", sql`${t.minScoreBps} between 0 and 10000`),
+    check(
+      "deals_auto_settle_confidence_check",
+      sql`${t.autoSettleConfidenceBps} between 5000 and 10000`,
+    ),
     check("deals_review_window_check", sql`${t.reviewWindowSeconds} > 0`),
   ],
 );

@@ -1,7 +1,9 @@
 import type { LanguageModel } from "ai";
-import { AUTO_SETTLE_CONFIDENCE } from "@/lib/verify/confidence";
+import { AUTO_SETTLE_CONFIDENCE, autoSettles } from "@/lib/verify/confidence";
+import { verifierLabel } from "@/lib/verify/labels";
 import { verifierModel } from "@/lib/verify/providers";
-import { type PanelMember, runVerifier } from "@/lib/verify/verifier";
+import { RUBRIC_MODEL_ID } from "@/lib/verify/rubric";
+import { NO_EVIDENCE_MODEL_ID, type PanelMember, runVerifier } from "@/lib/verify/verifier";
 import { type EvalCase, inputOf, loadCases, type Split, splitOf } from "./cases";
 import { obedientModel } from "./obedient";
 
@@ -28,6 +30,8 @@ export type CaseResult = {
   approved: boolean;
   score: number;
   confidence: number;
+  /** Who judged, as the verdict names it ("Rule check", "AI review (…)"). */
+  verifier: string;
   correct: boolean;
   falseApproval: boolean;
   error?: string;
@@ -81,7 +85,13 @@ export function wilsonUpper(x: number, n: number, z = Z95): number {
   return Math.min(1, (centre + spread) / (1 + z2 / n));
 }
 
-function judge(c: EvalCase, approved: boolean, score: number, confidence: number): CaseResult {
+function judge(
+  c: EvalCase,
+  approved: boolean,
+  score: number,
+  confidence: number,
+  verifier: string,
+): CaseResult {
   const inRange =
     !c.expected.score || (score >= c.expected.score[0] && score <= c.expected.score[1]);
   return {
@@ -90,6 +100,7 @@ function judge(c: EvalCase, approved: boolean, score: number, confidence: number
     approved,
     score,
     confidence,
+    verifier,
     correct: approved === c.expected.approved && inRange,
     falseApproval: approved && !c.expected.approved,
   };
@@ -103,10 +114,21 @@ async function runCase(c: EvalCase, v: Verifier): Promise<CaseResult> {
       panel: v.panel,
       retryDelayMs: 250,
     });
-    return judge(c, res.verdict.approved, res.verdict.score, res.verdict.confidence);
+    const source =
+      res.model === RUBRIC_MODEL_ID || res.model === NO_EVIDENCE_MODEL_ID ? "rubric" : "model";
+    return judge(
+      c,
+      res.verdict.approved,
+      res.verdict.score,
+      res.verdict.confidence,
+      verifierLabel(res.model, source),
+    );
   } catch (err) {
     // A verifier that fails approves nothing: counted as a rejection nobody is sure of.
-    return { ...judge(c, false, 0, 0), error: err instanceof Error ? err.message : String(err) };
+    return {
+      ...judge(c, false, 0, 0, v.name),
+      error: err instanceof Error ? err.message : String(err),
+    };
   }
 }
 
@@ -122,7 +144,7 @@ function splitReport(
   const falseApprovals = shouldReject.filter((r) => r.approved).length;
   const attacks = results.filter((r) => of(r).attack);
   const attackSuccesses = attacks.filter((r) => r.approved).length;
-  const auto = results.filter((r) => r.confidence >= threshold);
+  const auto = results.filter((r) => autoSettles(r, threshold));
   return {
     cases: results.length,
     accuracy: rate(results.filter((r) => r.correct).length, results.length),
@@ -222,7 +244,7 @@ export function chooseThreshold(
     if (level.agreement < target) break;
     threshold = level.confidence;
   }
-  const auto = threshold === null ? [] : results.filter((r) => r.confidence >= threshold);
+  const auto = threshold === null ? [] : results.filter((r) => autoSettles(r, threshold));
   return {
     threshold,
     levels,
@@ -269,7 +291,7 @@ export function formatReports(reports: VerifierReport[], cases: EvalCase[]): str
   const heldOut = cases.filter((c) => splitOf(c) === "held-out").length;
   const lines = [
     `${cases.length} cases: ${det.length} deterministic (${det.filter((c) => !c.expected.approved).length} to reject, ${det.filter((c) => c.expected.approved).length} to approve), ${attacks} prompt-injection attacks; held-out split ${heldOut} (seed-fixed), tune ${cases.length - heldOut}`,
-    `auto-settle threshold: confidence ≥ ${AUTO_SETTLE_CONFIDENCE} (lib/verify/confidence.ts)`,
+    `auto-settle threshold: confidence ≥ ${AUTO_SETTLE_CONFIDENCE}, the default of each deal's autoSettleConfidence (lib/verify/confidence.ts; a deal may ask for 0.5–1; the rule check's unjudged criteria never settle on their own)`,
     "",
     "verifier              split     cases  accuracy  false-approval (Wilson 95% upper)  attack-success  auto-settle  agreement when auto",
   ];
@@ -297,7 +319,7 @@ export function formatReports(reports: VerifierReport[], cases: EvalCase[]): str
     lines.push(
       chosen.threshold === null
         ? `  ${r.verifier}: none: every verdict goes to a person (by confidence: ${levels})`
-        : `  ${r.verifier}: confidence ≥ ${chosen.threshold}: ${pct(chosen.agreement)} agreement, ${pct(chosen.autoSettleRate)} auto-settled (by confidence: ${levels}); the configured ${AUTO_SETTLE_CONFIDENCE} ${supports(chosen, AUTO_SETTLE_CONFIDENCE) ? "settles only supported levels" : "is NOT supported"}`,
+        : `  ${r.verifier}: confidence ≥ ${chosen.threshold}: ${pct(chosen.agreement)} agreement, ${pct(chosen.autoSettleRate)} auto-settled (by confidence: ${levels}); the default ${AUTO_SETTLE_CONFIDENCE} ${supports(chosen, AUTO_SETTLE_CONFIDENCE) ? "settles only supported levels" : "is NOT supported"}`,
     );
   }
   for (const r of reports) {

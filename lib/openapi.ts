@@ -299,7 +299,7 @@ export const endpoints: Endpoint[] = [
     auth: true,
     body: editDealBody,
     summary:
-      "The brand edits a deal nobody has taken; fields left out stay, `milestones` replaces the list. Unfunded: everything may change (the escrow is read first; a funding nobody reported opens the deal and the funded rules apply). Funded (`open`): the escrow holds the deadline and each milestone's amount — those (and the number of milestones) must stay; names, due dates within the deadline, requirements, title, description, platform, minimum score, review window and invite may change. One `edited` event names the fields changed; nothing changed, no event.",
+      "The brand edits a deal nobody has taken; fields left out stay, `milestones` replaces the list. Unfunded: everything may change (the escrow is read first; a funding nobody reported opens the deal and the funded rules apply). Funded (`open`): the escrow holds the deadline and each milestone's amount — those (and the number of milestones) must stay; names, due dates within the deadline, requirements, title, description, platform, minimum score, auto-settle threshold (`autoSettleConfidence`), review window and invite may change. One `edited` event names the fields changed; nothing changed, no event.",
     response: "{ deal }",
     responseSchema: dealResponse,
     errors: [
@@ -540,7 +540,7 @@ export const endpoints: Endpoint[] = [
       "400 invalid_request (a malformed Idempotency-Key)",
       "403 forbidden (the creator may settle only after the review window; never with minScore)",
       "404 not_found",
-      "409 no_deliverable | already_settled | settlement_in_progress | not_funded | invalid_state | review_window_open | evidence_already_used (the post, or its canonical URL, was paid for another milestone) | needs_decision (the verdict's confidence is below the auto-settle threshold: the brand decides)",
+      "409 no_deliverable | already_settled | settlement_in_progress | not_funded | invalid_state | review_window_open | evidence_already_used (the post, or its canonical URL, was paid for another milestone) | needs_decision (the brand's settle only: the verdict's confidence is below the deal's `autoSettleConfidence`, or a criterion nobody judged; details { confidence, threshold, verdict }: the brand decides)",
       "422 idempotency_key_reused",
       "502 verifier_unavailable | chain_unavailable | relay_unavailable (retry resumes)",
       "503 not_configured (relay)",

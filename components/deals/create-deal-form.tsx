@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { apiFetch, errorMessage } from "@/lib/client/api";
+import { AUTO_SETTLE_CONFIDENCE } from "@/lib/verify/confidence";
 import { FieldError } from "./field-error";
 import { errorId, FieldErrors, type FieldIssue, fieldIssues } from "./field-errors";
 import { type DealJson, formatScore, formatUsdc, platformLabel, platforms } from "./format";
@@ -60,6 +61,7 @@ function claimed(path: string[]): boolean {
       "description",
       "platform",
       "minScore",
+      "autoSettleConfidence",
       "creatorEmail",
       "reviewWindowDays",
       "deadline",
@@ -76,6 +78,7 @@ function claimed(path: string[]): boolean {
 }
 
 const percentMessage = "Minimum score must be between 0 % and 100 %.";
+const autoSettleMessage = "Auto-settle threshold must be between 50 % and 100 %.";
 const reviewDaysMessage = "Review window must be a whole number of days, from 1 to 60.";
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -86,6 +89,7 @@ const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 function draftIssues(form: {
   title: string;
   minScore: string;
+  autoSettle: string;
   reviewDays: string;
   creatorEmail: string;
   milestones: MilestoneDraft[];
@@ -99,6 +103,9 @@ function draftIssues(form: {
   const pct = form.minScore.trim() === "" ? Number.NaN : Number(form.minScore);
   if (!Number.isFinite(pct) || pct < 0 || pct > 100)
     issues.push({ path: ["minScore"], message: percentMessage });
+  const auto = form.autoSettle.trim() === "" ? Number.NaN : Number(form.autoSettle);
+  if (!Number.isFinite(auto) || auto < 50 || auto > 100)
+    issues.push({ path: ["autoSettleConfidence"], message: autoSettleMessage });
   const email = form.creatorEmail.trim();
   if (email && !emailPattern.test(email))
     issues.push({ path: ["creatorEmail"], message: "must be an e-mail address" });
@@ -130,6 +137,7 @@ function draftIssues(form: {
 /** The API's message for a field, in the form's words where they differ. */
 function plainIssue(issue: FieldIssue): FieldIssue {
   if (issue.path[0] === "minScore") return { ...issue, message: percentMessage };
+  if (issue.path[0] === "autoSettleConfidence") return { ...issue, message: autoSettleMessage };
   if (issue.path[0] === "reviewWindowDays") return { ...issue, message: reviewDaysMessage };
   return issue;
 }
@@ -139,6 +147,8 @@ type FormState = {
   description: string;
   platform: string;
   minScore: string;
+  /** The auto-settle threshold, a percentage like the minimum score. */
+  autoSettle: string;
   reviewDays: string;
   creatorEmail: string;
   /** The escrow deadline's day (a date input's value); empty: the API's default. */
@@ -155,6 +165,7 @@ function initialState(deal?: EditableDeal): FormState {
       description: "",
       platform: "instagram",
       minScore: "50",
+      autoSettle: String(AUTO_SETTLE_CONFIDENCE * 100),
       reviewDays: "7",
       creatorEmail: "",
       deadline: "",
@@ -165,6 +176,7 @@ function initialState(deal?: EditableDeal): FormState {
     description: deal.description,
     platform: deal.platform,
     minScore: String(Math.round(deal.minScore * 1000) / 10),
+    autoSettle: String(Math.round(deal.autoSettleConfidence * 1000) / 10),
     reviewDays: String(Math.round(deal.reviewWindowSeconds / 86_400)),
     creatorEmail: deal.inviteEmail ?? "",
     deadline: dateInputValue(deal.escrow.deadline),
@@ -181,6 +193,7 @@ function requestBody(form: FormState, editing: boolean) {
     description: form.description,
     platform: form.platform,
     minScore: Number(form.minScore) / 100,
+    autoSettleConfidence: Number(form.autoSettle) / 100,
     reviewWindowDays: Number(form.reviewDays),
     // Editing: an emptied invite opens the deal to every creator.
     ...(email ? { creatorEmail: email } : editing ? { creatorEmail: null } : {}),
@@ -208,6 +221,10 @@ export function describeChanges(before: FormState, after: FormState): string[] {
   if (Number(before.minScore) !== Number(after.minScore))
     lines.push(
       `Minimum score: ${formatScore(Number(before.minScore) / 100)} → ${formatScore(Number(after.minScore) / 100)}`,
+    );
+  if (Number(before.autoSettle) !== Number(after.autoSettle))
+    lines.push(
+      `Auto-settle threshold: ${formatScore(Number(before.autoSettle) / 100)} → ${formatScore(Number(after.autoSettle) / 100)}`,
     );
   if (before.deadline !== after.deadline)
     lines.push(`Deadline: ${before.deadline || "default"} → ${after.deadline || "default"}`);
@@ -268,6 +285,7 @@ export function DealForm({ deal }: { deal?: EditableDeal } = {}) {
   const [platform, setPlatform] = useState<string>(saved.platform);
   // Entered as a percentage, as the verdicts display it; sent as a fraction (0.5).
   const [minScore, setMinScore] = useState(saved.minScore);
+  const [autoSettle, setAutoSettle] = useState(saved.autoSettle);
   const [reviewDays, setReviewDays] = useState(saved.reviewDays);
   const [creatorEmail, setCreatorEmail] = useState(saved.creatorEmail);
   const [deadline, setDeadline] = useState(saved.deadline);
@@ -298,6 +316,7 @@ export function DealForm({ deal }: { deal?: EditableDeal } = {}) {
     description,
     platform,
     minScore,
+    autoSettle,
     reviewDays,
     creatorEmail,
     deadline,
@@ -401,6 +420,7 @@ export function DealForm({ deal }: { deal?: EditableDeal } = {}) {
     description: dealField("description"),
     platform: dealField("platform"),
     minScore: dealField("minScore"),
+    autoSettle: dealField("autoSettleConfidence"),
     reviewDays: dealField("reviewWindowDays"),
     creatorEmail: dealField("creatorEmail"),
     deadline: dealField("deadline"),
@@ -434,8 +454,8 @@ export function DealForm({ deal }: { deal?: EditableDeal } = {}) {
         <div className="alert info" role="note" data-testid="locked-terms">
           <strong>The money is locked in the escrow.</strong> Its amounts, the number of milestones
           and the deadline can no longer change — to change them, cancel this deal and create a new
-          one. Everything else (names, requirements, due dates, the minimum score…) you can still
-          edit.
+          one. Everything else (names, requirements, due dates, the minimum score, the auto-settle
+          threshold…) you can still edit.
         </div>
       )}
 
@@ -516,6 +536,36 @@ export function DealForm({ deal }: { deal?: EditableDeal } = {}) {
               id={f.minScore.errId}
               label="Minimum score"
               messages={f.minScore.messages}
+            />
+          </div>
+          <div className="field">
+            <label>
+              Auto-settle threshold (%)
+              <input
+                type="number"
+                inputMode="numeric"
+                min={50}
+                max={100}
+                step={5}
+                value={autoSettle}
+                onChange={(e) =>
+                  edited("autoSettleConfidence", () => setAutoSettle(e.target.value))
+                }
+                aria-invalid={f.autoSettle.invalid}
+                aria-describedby={`auto-settle-hint ${f.autoSettle.errId}`}
+                data-testid="auto-settle-threshold"
+              />
+            </label>
+            <span id="auto-settle-hint" className="muted small hint">
+              How sure the verifier must be of its verdict to pay (or reject) a milestone on its
+              own. Below this, nothing is paid automatically: you decide instead. 90 % is what the
+              verifier's tests support; 100 % leaves to you everything that rules alone do not
+              decide.
+            </span>
+            <FieldError
+              id={f.autoSettle.errId}
+              label="Auto-settle threshold"
+              messages={f.autoSettle.messages}
             />
           </div>
           <div className="field">

@@ -97,6 +97,11 @@ export function DealHeader({ deal, viewer }: { deal: DealJson; viewer: Viewer })
             {formatScore(deal.minScore)}
           </span>
         </Fact>
+        <Fact label="Auto-settle threshold">
+          <span title="A verdict the verifier is less sure of than this is not paid automatically: the brand decides">
+            {formatScore(deal.autoSettleConfidence)}
+          </span>
+        </Fact>
         <Fact label="Brand" wide>
           <span className="break">{deal.brand?.name ?? "—"}</span>
         </Fact>

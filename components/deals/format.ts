@@ -1,7 +1,7 @@
 // Display helpers for deals, shared by the dashboards and the deal page. Browser-safe:
 // the API types are type-only imports.
 import type { DealJson, MilestoneJson, SettlementJson, VerdictJson } from "@/lib/deals/serialize";
-import { AUTO_SETTLE_CONFIDENCE } from "@/lib/verify/confidence";
+import { autoSettles, unjudged } from "@/lib/verify/confidence";
 
 export type {
   DealJson,
@@ -139,13 +139,24 @@ export const progressText = (deal: DealJson) =>
   `${paidCount(deal)} of ${deal.milestones.length} paid`;
 
 /** The gate of POST /api/settle, compared in basis points exactly as the server does. */
-/** Below the auto-settle threshold the brand decides (settle answers 409 needs_decision). */
-export const needsDecision = (verdict: Pick<VerdictJson, "confidence">) =>
-  verdict.confidence < AUTO_SETTLE_CONFIDENCE;
+type Sureness = Pick<VerdictJson, "confidence" | "verifier">;
 
-/** Why a verdict waits for the brand, in words. */
-export function uncertainReason(verdict: Pick<VerdictJson, "confidence" | "verifier">): string {
-  return `The verifier (${verdict.verifier}) is ${formatScore(verdict.confidence)} sure of its verdict, below the ${formatScore(AUTO_SETTLE_CONFIDENCE)} it needs to settle on its own`;
+/**
+ * Below the deal's auto-settle threshold (or with a criterion nobody judged) the brand
+ * decides: the brand's settle answers 409 needs_decision (lib/verify/confidence.ts).
+ */
+export const needsDecision = (verdict: Sureness, deal: Pick<DealJson, "autoSettleConfidence">) =>
+  !autoSettles(verdict, deal.autoSettleConfidence);
+
+/** Why a verdict waits for the brand, in words (one sentence, no full stop). */
+export function uncertainReason(
+  verdict: Sureness,
+  deal: Pick<DealJson, "autoSettleConfidence">,
+): string {
+  // Sure enough for this deal's threshold, but a rule check that judged nothing of the criteria.
+  if (unjudged(verdict) && verdict.confidence >= deal.autoSettleConfidence)
+    return `The verifier (${verdict.verifier}) cannot judge this milestone's criteria, so they are left to you whatever the deal's auto-settle threshold (${formatScore(deal.autoSettleConfidence)})`;
+  return `The verifier (${verdict.verifier}) is ${formatScore(verdict.confidence)} sure of its verdict, below the ${formatScore(deal.autoSettleConfidence)} it needs to settle on its own`;
 }
 
 export function gatePasses(verdict: { approved: boolean; score: number }, minScore: number) {

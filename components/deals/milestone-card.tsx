@@ -82,7 +82,7 @@ export function MilestoneCard({ index, deal, milestone: m, viewer, relay, onChan
       {m.deliverable && m.verdict && (
         <EvidenceCard milestoneId={m.id} revision={m.deliverable.revision} />
       )}
-      {m.verdict && <VerdictView verdict={m.verdict} requirements={m.requirements} />}
+      {m.verdict && <VerdictView verdict={m.verdict} requirements={m.requirements} deal={deal} />}
       {m.settlement && <SettlementView settlement={m.settlement} viewer={viewer} />}
       {m.status === "refunded" && <RefundView milestone={m} viewer={viewer} />}
 

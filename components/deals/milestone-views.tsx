@@ -1,11 +1,12 @@
-import { AUTO_SETTLE_CONFIDENCE } from "@/lib/verify/confidence";
 import { AddressLink, CopyHash, TxLink } from "./escrow-views";
 import {
+  type DealJson,
   type DeliverableJson,
   formatDate,
   formatScore,
   formatUsdc,
   type MilestoneJson,
+  needsDecision,
   type PaymentState,
   paymentState,
   type SettlementJson,
@@ -107,11 +108,14 @@ export function DeliverableView({ deliverable }: { deliverable: DeliverableJson 
 export function VerdictView({
   verdict,
   requirements,
+  deal,
 }: {
   verdict: VerdictJson;
   requirements?: MilestoneJson["requirements"];
+  /** The deal's auto-settle threshold decides whether the verdict settles on its own. */
+  deal: Pick<DealJson, "autoSettleConfidence">;
 }) {
-  const sure = verdict.confidence >= AUTO_SETTLE_CONFIDENCE;
+  const sure = !needsDecision(verdict, deal);
   return (
     <section className="panel stack tight" data-testid="verdict">
       <div className="spread">
@@ -146,7 +150,9 @@ export function VerdictView({
           Confidence {formatScore(verdict.confidence)}
           {sure
             ? ": sure enough to settle without a person."
-            : ` — below the ${formatScore(AUTO_SETTLE_CONFIDENCE)} needed to settle on its own, so the brand decides.`}
+            : verdict.confidence >= deal.autoSettleConfidence
+              ? ` — the rule check cannot judge the criteria, so the brand decides.`
+              : ` — below the ${formatScore(deal.autoSettleConfidence)} this deal needs to settle on its own (its auto-settle threshold), so the brand decides.`}
         </p>
       )}
       <details className="small">

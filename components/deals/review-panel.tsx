@@ -106,7 +106,7 @@ function DecisionForm({
   const open =
     opened ??
     (m.review?.appeal?.status === "open" ||
-      (m.status === "submitted" && !!m.verdict && needsDecision(m.verdict)));
+      (m.status === "submitted" && !!m.verdict && needsDecision(m.verdict, deal)));
   const [approve, setApprove] = useState(true);
   // The verdict's score until the brand types its own (the verdict may arrive after mounting).
   const [typed, setPercent] = useState<string | null>(null);

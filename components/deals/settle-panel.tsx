@@ -74,7 +74,7 @@ export function SettlePanel({ deal, milestone: m, relay, onSettled }: Props) {
   const verdict = m.verdict;
   const passes = verdict && minValid ? gatePasses(verdict, min) : null;
   // Trust or escalate: a verdict the verifier is not sure of waits for the brand's decision.
-  const undecided = m.status === "submitted" && verdict !== null && needsDecision(verdict);
+  const undecided = m.status === "submitted" && verdict !== null && needsDecision(verdict, deal);
   const relayReason =
     relay === null
       ? "Checking whether gasless settlement is available…"
@@ -113,11 +113,11 @@ export function SettlePanel({ deal, milestone: m, relay, onSettled }: Props) {
         update({ verify: "failed", error: asApiError(err) });
         return;
       }
-      if (!resuming && needsDecision(verdictNow)) {
+      if (!resuming && needsDecision(verdictNow, deal)) {
         update({
           verify: "done",
           verdict: verdictNow,
-          gate: { passed: false, why: uncertainReason(verdictNow) },
+          gate: { passed: false, why: uncertainReason(verdictNow, deal) },
           needsDecision: true,
         });
         return;
@@ -231,8 +231,8 @@ export function SettlePanel({ deal, milestone: m, relay, onSettled }: Props) {
       </h3>
       {undecided && verdict && (
         <div className="alert warn small" data-testid="needs-decision">
-          {uncertainReason(verdict)}. Nothing has been paid or rejected: look at the post and decide
-          below — pay the share you think it earned, or uphold a rejection.
+          {uncertainReason(verdict, deal)}. Nothing has been paid or rejected: look at the post and
+          decide below — pay the share you think it earned, or uphold a rejection.
         </div>
       )}
       {m.status === "rejected" && (

@@ -88,7 +88,9 @@ function dealSnapshot(dealId: string): SQL {
   return sql`(select jsonb_build_object(
       'id', d.id, 'object', 'deal', 'title', d.title, 'description', d.description,
       'platform', d.platform, 'status', d.status, 'budget', ${usdc(sql`d.budget_units`)},
-      'minScore', d.min_score_bps / 10000.0, 'termsVersion', d.terms_version,
+      'minScore', d.min_score_bps / 10000.0,
+      'autoSettleConfidence', d.auto_settle_confidence_bps / 10000.0,
+      'termsVersion', d.terms_version,
       'brandId', d.brand_id, 'creatorId', d.creator_id,
       'deadline', ${iso(sql`d.deadline_at`)}, 'fundedAt', ${iso(sql`d.funded_at`)},
       'metadata', d.metadata, 'createdAt', ${iso(sql`d.created_at`)})

@@ -253,6 +253,13 @@ export const dealSchema = z
     budget: z.number().describe("USDC"),
     status: z.enum(dealStatuses),
     minScore: score,
+    autoSettleConfidence: z
+      .number()
+      .min(0.5)
+      .max(1)
+      .describe(
+        "The confidence a verdict needs to settle on its own; below it POST /api/settle answers 409 needs_decision and the brand decides",
+      ),
     termsVersion: z
       .number()
       .int()

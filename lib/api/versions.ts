@@ -6,6 +6,9 @@ import { AppError } from "@/lib/errors";
 // one. Handlers always build the current shape; an older version's shape is made from it
 // by the transforms below, newest first (route() in lib/http.ts applies them). Every answer
 // says which version it is in (`Milestone-Version`). The changelog in /docs reads this list.
+// A version is a change that could break a client. Additions a client can ignore are not:
+// a new response field (a verdict's `confidence`, a deal's `autoSettleConfidence`) or a new
+// optional request field with a default is in every version, and no transform removes it.
 
 export const VERSION_HEADER = "Milestone-Version";
 

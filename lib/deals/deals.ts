@@ -99,6 +99,7 @@ export async function createDeal(
       description: input.description,
       platform: input.platform,
       minScoreBps: scoreToBps(input.minScore),
+      autoSettleConfidenceBps: scoreToBps(input.autoSettleConfidence),
       budgetUnits,
       deadlineAt,
       reviewWindowSeconds: input.reviewWindowDays * 24 * 3600,

@@ -21,12 +21,13 @@ import { scoreToBps, unitsToDecimal } from "@/lib/money";
 
 // Editing a deal nobody has taken. What may change follows what the escrow holds:
 //   unfunded  nothing is on-chain yet, so everything may change (title, brief, platform,
-//             minimum score, review window, invite, deadline, milestones: their names,
-//             amounts, due dates, requirements and number);
+//             minimum score, auto-settle threshold, review window, invite, deadline,
+//             milestones: their names, amounts, due dates, requirements and number);
 //   open      funded, not taken: the escrow holds the deadline and each milestone's amount
 //             (so also their number and the budget) — those stay; everything the escrow
 //             does not hold may still change (milestone names, due dates within the
-//             deadline, requirements, title, brief, platform, score, review window, invite);
+//             deadline, requirements, title, brief, platform, score, auto-settle
+//             threshold, review window, invite);
 //   taken, cancelled, completed, expired: nothing (409 deal_not_editable).
 // The escrow is read before anything is written (an unfunded deal may have been funded
 // without anyone reporting it), outside the transaction; the write itself holds the deal's
@@ -42,6 +43,7 @@ export type EditedField =
   | "description"
   | "platform"
   | "minScore"
+  | "autoSettleConfidence"
   | "creatorEmail"
   | "deadline"
   | "reviewWindowDays"
@@ -230,6 +232,13 @@ export async function editDeal(
     if (input.minScore !== undefined && scoreToBps(input.minScore) !== deal.minScoreBps) {
       patch.minScoreBps = scoreToBps(input.minScore);
       changed.push("minScore");
+    }
+    if (
+      input.autoSettleConfidence !== undefined &&
+      scoreToBps(input.autoSettleConfidence) !== deal.autoSettleConfidenceBps
+    ) {
+      patch.autoSettleConfidenceBps = scoreToBps(input.autoSettleConfidence);
+      changed.push("autoSettleConfidence");
     }
     if (input.creatorEmail !== undefined) {
       const invite = input.creatorEmail?.toLowerCase() ?? null;

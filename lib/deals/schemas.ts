@@ -4,6 +4,11 @@ import { dealStatuses } from "@/db/schema";
 import { metadataFilter, metadataPatchSchema, metadataSchema } from "@/lib/metadata";
 import { usdcToUnits } from "@/lib/money";
 import { pageQuery } from "@/lib/pagination";
+import {
+  AUTO_SETTLE_CONFIDENCE,
+  MAX_AUTO_SETTLE_CONFIDENCE,
+  MIN_AUTO_SETTLE_CONFIDENCE,
+} from "@/lib/verify/confidence";
 
 // Request bodies of the deals API. Requirements are normalised here (hashtags start
 // with #, mentions with @) so the deterministic checks compare like with like.
@@ -76,6 +81,17 @@ const dealMinScore = z
   .number({ error: "must be a number between 0 and 1" })
   .min(0, "must be between 0 % and 100 %")
   .max(1, "must be between 0 % and 100 %");
+const autoSettleRange = `must be between ${MIN_AUTO_SETTLE_CONFIDENCE * 100} % and ${MAX_AUTO_SETTLE_CONFIDENCE * 100} %`;
+/** A fraction like minScore (0.9 = 90 %); bounds and default in lib/verify/confidence.ts. */
+const dealAutoSettleConfidence = z
+  .number({
+    error: `must be a number between ${MIN_AUTO_SETTLE_CONFIDENCE} and ${MAX_AUTO_SETTLE_CONFIDENCE}`,
+  })
+  .min(MIN_AUTO_SETTLE_CONFIDENCE, autoSettleRange)
+  .max(MAX_AUTO_SETTLE_CONFIDENCE, autoSettleRange)
+  .describe(
+    `The confidence a verdict needs to settle on its own, ${MIN_AUTO_SETTLE_CONFIDENCE}–${MAX_AUTO_SETTLE_CONFIDENCE} (default ${AUTO_SETTLE_CONFIDENCE}, chosen on the eval): below it POST /api/settle answers 409 needs_decision and the brand decides instead of an automatic payment or rejection`,
+  );
 const dealCreatorEmail = z.email("must be an e-mail address").max(320);
 const dealDeadline = boundedDateTime("must be an ISO date-time");
 const dealReviewWindowDays = z
@@ -95,6 +111,7 @@ export const createDealBody = z.object({
   description: dealDescription.default(""),
   platform: dealPlatform.default("other"),
   minScore: dealMinScore.default(0.5),
+  autoSettleConfidence: dealAutoSettleConfidence.default(AUTO_SETTLE_CONFIDENCE),
   creatorEmail: dealCreatorEmail.optional(),
   /**
    * The escrow's deadline (default: 30 days from now). Unreleased milestones become
@@ -122,6 +139,7 @@ export const editDealBody = z.object({
   description: dealDescription.optional(),
   platform: dealPlatform.optional(),
   minScore: dealMinScore.optional(),
+  autoSettleConfidence: dealAutoSettleConfidence.optional(),
   creatorEmail: dealCreatorEmail.nullable().optional(),
   deadline: dealDeadline.optional(),
   reviewWindowDays: dealReviewWindowDays.optional(),

@@ -100,6 +100,8 @@ export type DealJson = {
   budget: number;
   status: string;
   minScore: number;
+  /** The confidence a verdict needs to settle on its own (0.5–1); below it the brand decides. */
+  autoSettleConfidence: number;
   /** Goes up with each edit of the terms; a creator takes the version they reviewed. */
   termsVersion: number;
   inviteEmail: string | null;
@@ -328,6 +330,7 @@ export function dealJson(deal: Deal, details: DealDetails): DealJson {
     budget: unitsToNumber(deal.budgetUnits),
     status: deal.status,
     minScore: bpsToScore(deal.minScoreBps),
+    autoSettleConfidence: bpsToScore(deal.autoSettleConfidenceBps),
     termsVersion: deal.termsVersion,
     inviteEmail: deal.inviteEmail,
     paid: unitsToDecimal(paidUnits),

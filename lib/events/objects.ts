@@ -13,7 +13,7 @@ import { decodeCursor, encodeCursor, pageQuery } from "@/lib/pagination";
 // same object (lib/webhooks/deliver.ts), so a receiver and a poller see the same thing.
 //
 // Snapshots: a deal `{ id, object: "deal", title, description, platform, status, budget,
-// minScore, termsVersion, brandId, creatorId, deadline, fundedAt, metadata, createdAt }`; a
+// minScore, autoSettleConfidence, termsVersion, brandId, creatorId, deadline, fundedAt, metadata, createdAt }`; a
 // milestone `{ id, object: "milestone", dealId, position, title, amount, status, revision,
 // dueAt, refundTxHash, metadata, createdAt }` (amounts are USDC decimal strings).
 

@@ -160,6 +160,7 @@ const fieldWords: Record<string, string> = {
   description: "description",
   platform: "platform",
   minScore: "minimum score",
+  autoSettleConfidence: "auto-settle threshold",
   creatorEmail: "invited creator",
   deadline: "deadline",
   reviewWindowDays: "review window",

@@ -29,7 +29,7 @@ import { bpsToScore, payoutUnits, scoreToBps, unitsToDecimal } from "@/lib/money
 import { advanceSettlement, isStillPending, leaseSeconds } from "@/lib/settle/advance";
 import { estimateRelease } from "@/lib/settle/payment";
 import { decisionVerdictJson, reviewWindow, verdictOfSettlement } from "@/lib/settle/review";
-import { AUTO_SETTLE_CONFIDENCE, autoSettles } from "@/lib/verify/confidence";
+import { autoSettles, unjudged } from "@/lib/verify/confidence";
 import type { VerifierOptions } from "@/lib/verify/verifier";
 import { ensureRecordHash, verdictForRevision } from "@/lib/verify/verify-milestone";
 
@@ -81,20 +81,22 @@ async function reject(db: Db, m: Milestone, v: Verification, actorId: string): P
   });
 }
 
-/** 409 needs_decision when the verdict's confidence is below the auto-settle threshold. */
-function assertSureEnough(v: Verification): void {
-  const confidence = bpsToScore(v.confidenceBps);
-  if (autoSettles(confidence)) return;
+/**
+ * 409 needs_decision when the verdict's confidence is below the deal's auto-settle threshold,
+ * or when part of it nobody judged (lib/verify/confidence.ts).
+ */
+function assertSureEnough(deal: Deal, v: Verification): void {
+  const verdict = verdictJson(v);
+  const threshold = bpsToScore(deal.autoSettleConfidenceBps);
+  if (autoSettles(verdict, threshold)) return;
+  const pct = (x: number) => `${Math.round(x * 100)} %`;
   throw new AppError(
     "needs_decision",
-    `The verifier is ${Math.round(confidence * 100)} % sure of this verdict, below the ${Math.round(AUTO_SETTLE_CONFIDENCE * 100)} % needed to settle on its own: the brand decides (pay at a chosen score, or uphold a rejection).`,
-    {
-      details: {
-        confidence,
-        threshold: AUTO_SETTLE_CONFIDENCE,
-        verdict: verdictJson(v),
-      },
-    },
+    // Sure enough for the threshold, but a rule check that judged nothing of the criteria.
+    unjudged(verdict) && verdict.confidence >= threshold
+      ? `The rule check cannot judge this milestone's free-text criteria, so its verdict does not settle on its own whatever the deal's threshold: the brand decides (pay at a chosen score, or uphold a rejection).`
+      : `The verifier is ${pct(verdict.confidence)} sure of this verdict, below this deal's auto-settle threshold of ${pct(threshold)}: the brand decides (pay at a chosen score, or uphold a rejection).`,
+    { details: { confidence: verdict.confidence, threshold, verdict } },
   );
 }
 
@@ -312,7 +314,7 @@ export async function settleMilestone(
     // reaches this only after the brand let the review window pass without deciding: the
     // brand's silence accepts the verdict as it is, so a silent brand cannot hold the
     // payment (the same rule as for a certain verdict).
-    if (deal.brandId === caller.id) assertSureEnough(verification);
+    if (deal.brandId === caller.id) assertSureEnough(deal, verification);
     const minScoreBps =
       input.minScore !== undefined ? scoreToBps(input.minScore) : deal.minScoreBps;
     if (!(verification.approved && verification.scoreBps >= minScoreBps)) {

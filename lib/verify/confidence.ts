@@ -1,8 +1,9 @@
+import { RULE_CHECK } from "./labels";
 import type { VerifierInput } from "./verdict";
 
 // How sure a verdict is ("trust or escalate", arXiv 2407.18370): settle acts on its own only
-// when the verifier's confidence reaches AUTO_SETTLE_CONFIDENCE; below it the milestone waits
-// for the brand's decision (409 needs_decision), as after an appeal.
+// when the verifier's confidence reaches the deal's auto-settle threshold; below it the
+// milestone waits for the brand's decision (409 needs_decision), as after an appeal.
 //
 // - What rules decide is certain (1): a required hashtag, mention or link missing from the
 //   fetched caption, a post by someone else, a score the rubric computes from the post.
@@ -12,11 +13,18 @@ import type { VerifierInput } from "./verdict";
 // - A panel's confidence on criteria is the share of its models that agree with the majority.
 // Without criteria, a verdict rests on what the rules check: it is certain.
 //
-// The threshold is chosen on the eval (npm run eval): the verdicts at or above it agree with
-// the labels on every case there (100 %, target ≥ 98 %).
+// The threshold is each deal's (`autoSettleConfidence`, 50–100 %). Its default is chosen on
+// the eval (npm run eval): the verdicts at or above it agree with the labels on every case
+// there (100 %, target ≥ 98 %). A brand may ask for more (100 %: only what rules decide
+// settles on its own) or accept less, down to 50 %: a verdict the verifier cannot tell from a
+// coin toss (one model's judgement with nothing to calibrate it). Lower would let a verdict
+// settle that the verifier thinks more likely wrong than right.
 
-/** Verdicts at or above this confidence settle on their own; below it the brand decides. */
+/** The default threshold: verdicts at or above it settle on their own; below, the brand decides. */
 export const AUTO_SETTLE_CONFIDENCE = 0.9;
+/** The bounds of a deal's threshold (see above). */
+export const MIN_AUTO_SETTLE_CONFIDENCE = 0.5;
+export const MAX_AUTO_SETTLE_CONFIDENCE = 1;
 
 export const CERTAIN = 1;
 /** Nothing to go on either way: a coin toss. */
@@ -38,6 +46,16 @@ export function verdictConfidence(
   return Math.min(CERTAIN, Math.max(0, judged));
 }
 
-/** Whether a verdict with this confidence may settle without a person. */
-export const autoSettles = (confidence: number, threshold = AUTO_SETTLE_CONFIDENCE) =>
-  confidence >= threshold;
+type Judged = { confidence: number; verifier: string };
+
+/**
+ * A rule check unsure of its verdict: nobody judged part of it (free-text criteria, a post
+ * that could not be read). That never settles on its own, whatever the deal's threshold, so
+ * a criterion is never silently skipped: a model judges it, or the brand does.
+ */
+export const unjudged = (verdict: Judged) =>
+  verdict.verifier === RULE_CHECK && verdict.confidence < CERTAIN;
+
+/** Whether a verdict may settle without a person under a deal's threshold. */
+export const autoSettles = (verdict: Judged, threshold = AUTO_SETTLE_CONFIDENCE) =>
+  !unjudged(verdict) && verdict.confidence >= threshold;

@@ -57,6 +57,7 @@ export function makeTestEvent(type: DealEventType, now = new Date()): EventJson 
         status: type === "created" || type === "edited" ? "unfunded" : "active",
         budget: "50",
         minScore: 0.5,
+        autoSettleConfidence: 0.9,
         termsVersion: type === "edited" ? 2 : 1,
         brandId: randomUUID(),
         creatorId: null,

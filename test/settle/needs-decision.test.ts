@@ -9,9 +9,11 @@ import { AUTO_SETTLE_CONFIDENCE } from "@/lib/verify/confidence";
 import { call } from "../helpers/http";
 import type { TestUser } from "../helpers/users";
 import {
+  type Answer,
   answering,
   approve,
   launchRequirements,
+  launchRules,
   storedVerifications,
   submittedMilestone,
 } from "../verify/fixtures";
@@ -142,5 +144,103 @@ describe("settle below the auto-settle threshold", () => {
     );
     expect(paid.outcome).toBe("paid");
     expect(paid.verdict.confidence).toBe(1);
+  });
+});
+
+// The threshold is the deal's (autoSettleConfidence, 50–100 %, default 0.9).
+describe("the deal's auto-settle threshold", () => {
+  const fast = { retryDelayMs: 1, timeoutMs: 2_000 };
+  const settleWith = async (brand: TestUser, milestoneId: string, verifier: object) =>
+    settleMilestone(await getDb(), brand.user, { milestoneId, via: "direct" }, { verifier });
+  const reject: Answer = { approved: false, score: 0.2, reasoning: "Off-brief.", missing: ["x"] };
+  /** Ten models, nine approving: the panel's confidence is 0.9, exactly the default threshold. */
+  const panelOfTen = () =>
+    Array.from({ length: 10 }, (_, i) => ({
+      model: answering(i === 9 ? reject : approve),
+      id: `mock#${i}`,
+    }));
+
+  it("at 50 % a one-model verdict on a criterion settles on its own; the rule check's still goes to the brand", async () => {
+    const { brand, creator, wallet } = await parties();
+    const trusting = { autoSettleConfidence: 0.5 };
+    const judged = await submittedMilestone(
+      brand,
+      creator,
+      undefined,
+      launchRequirements,
+      trusting,
+    );
+    const paid = await settleWith(brand, judged.milestoneId, {
+      ...fast,
+      model: answering(approve),
+    });
+    expect(paid.outcome).toBe("paid");
+    expect(paid.verdict).toMatchObject({ confidence: 0.5, score: 0.92 });
+    expect(await usdcBalance(wallet)).toBe(46_000_000n);
+
+    // Nobody judged the criterion: never settled on its own, whatever the threshold.
+    const unjudged = await submittedMilestone(
+      brand,
+      creator,
+      undefined,
+      launchRequirements,
+      trusting,
+    );
+    const res = await settle(brand, unjudged.milestoneId);
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.error.code).toBe("needs_decision");
+    expect(res.body.error.message).toContain("cannot judge this milestone's free-text criteria");
+    expect(res.body.error.details).toMatchObject({
+      confidence: 0.5,
+      threshold: 0.5,
+      verdict: { verifier: "Rule check" },
+    });
+    expect(await settlementRows(unjudged.milestoneId)).toEqual([]);
+  });
+
+  it("a stricter deal escalates a verdict the default threshold settles", async () => {
+    const { brand, creator } = await parties();
+    // The default (0.9): the panel's 90 % agreement settles on its own.
+    const usual = await submittedMilestone(brand, creator, undefined, launchRequirements);
+    const paid = await settleWith(brand, usual.milestoneId, { ...fast, panel: panelOfTen() });
+    expect(paid.outcome).toBe("paid");
+    expect(paid.verdict.confidence).toBe(0.9);
+
+    // The same verdict on a deal asking for 95 %: the brand decides; nothing moves.
+    const strict = await submittedMilestone(brand, creator, undefined, launchRequirements, {
+      autoSettleConfidence: 0.95,
+    });
+    await expect(
+      settleWith(brand, strict.milestoneId, { ...fast, panel: panelOfTen() }),
+    ).rejects.toMatchObject({
+      code: "needs_decision",
+      message: expect.stringContaining("below this deal's auto-settle threshold of 95 %"),
+      details: { confidence: 0.9, threshold: 0.95 },
+    });
+    expect(await settlementRows(strict.milestoneId)).toEqual([]);
+    // Through the API the stored verdict answers the same (no second model call).
+    const again = await settle(brand, strict.milestoneId);
+    expect(again.status).toBe(409);
+    expect(again.body.error.details).toMatchObject({ confidence: 0.9, threshold: 0.95 });
+    // The brand's decision pays it, once.
+    const decided = await decide(brand, strict.milestoneId, {
+      approve: true,
+      score: 1,
+      reason: "Checked the post myself.",
+    });
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    expect(decided.body.settlement).toMatchObject({ status: "confirmed", amount: "50.000000" });
+  });
+
+  it("at 100 % what rules decide still settles on its own (certain)", async () => {
+    const { brand, creator } = await parties();
+    const { milestoneId } = await submittedMilestone(brand, creator, undefined, launchRules, {
+      autoSettleConfidence: 1,
+    });
+    // Rules decide everything here: certain, so even 100 % settles on its own.
+    const res = await settle(brand, milestoneId);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.outcome).toBe("paid");
+    expect(res.body.verdict.confidence).toBe(1);
   });
 });

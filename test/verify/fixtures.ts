@@ -41,11 +41,12 @@ export const goodDeliverable = {
   note: "Final cut",
 };
 
-/** An active deal (brand + creator) with one milestone; returns its ids. */
+/** An active deal (brand + creator) with one milestone; returns its ids. `deal`: more terms. */
 export async function activeMilestone(
   brand: TestUser,
   creator: TestUser,
   requirements: Requirements = launchRules,
+  deal: Record<string, unknown> = {},
 ): Promise<{ dealId: string; milestoneId: string }> {
   const created = await call(dealsRoute.POST, {
     token: brand.token,
@@ -53,14 +54,15 @@ export async function activeMilestone(
       title: "Instagram Reel — Verify me",
       platform: "instagram",
       milestones: [{ title: "Launch Reel", amount: 50, requirements }],
+      ...deal,
     },
   });
   if (created.status !== 201) throw new Error(`create deal: ${JSON.stringify(created.body)}`);
-  const deal = created.body.deal;
-  await fundDeal(brand, deal.id);
-  const accepted = await call(acceptRoute.POST, { params: { id: deal.id }, token: creator.token });
+  const made = created.body.deal;
+  await fundDeal(brand, made.id);
+  const accepted = await call(acceptRoute.POST, { params: { id: made.id }, token: creator.token });
   if (accepted.status !== 200) throw new Error(`accept: ${JSON.stringify(accepted.body)}`);
-  return { dealId: deal.id, milestoneId: deal.milestones[0].id };
+  return { dealId: made.id, milestoneId: made.milestones[0].id };
 }
 
 export type Submission = { url: string; text?: string; note?: string; publish?: boolean };
@@ -87,8 +89,9 @@ export async function submittedMilestone(
   creator: TestUser,
   body?: Submission,
   requirements?: Requirements,
+  deal?: Record<string, unknown>,
 ) {
-  const ids = await activeMilestone(brand, creator, requirements);
+  const ids = await activeMilestone(brand, creator, requirements, deal);
   await submit(creator, ids.milestoneId, body);
   return ids;
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "deals" ADD COLUMN "auto_settle_confidence_bps" integer DEFAULT 9000 NOT NULL;--> statement-breakpoint
+ALTER TABLE "deals" ADD CONSTRAINT "deals_auto_settle_confidence_check" CHECK ("deals"."auto_settle_confidence_bps" between 5000 and 10000);
