@@ -306,6 +306,60 @@ export const deliverables = pgTable(
   (t) => [uniqueIndex("deliverables_milestone_revision_key").on(t.milestoneId, t.revision)],
 );
 
+/**
+ * A draft of a milestone's post, shown to the brand before it is published (lib/drafts): the
+ * caption and the media (an uploaded file in storage, or a link). Each submission is a new
+ * revision; the brand approves one or asks for changes with a message. `submitted` until the
+ * brand acts on it or a newer revision replaces it (`superseded`). The live post must then
+ * match the latest approved draft's caption (lib/verify/draft-match.ts).
+ */
+export const draftStatuses = ["submitted", "approved", "changes_requested", "superseded"] as const;
+export type DraftStatus = (typeof draftStatuses)[number];
+export type DraftMediaKind = "image" | "video" | "link";
+
+export const drafts = pgTable(
+  "drafts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    milestoneId: uuid("milestone_id")
+      .notNull()
+      .references(() => milestones.id, { onDelete: "cascade" }),
+    dealId: uuid("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    revision: integer("revision").notNull(),
+    caption: text("caption").notNull(),
+    mediaKind: text("media_kind").$type<DraftMediaKind>(),
+    /** The uploaded file's key in storage (lib/storage); null for a link or no media. */
+    mediaKey: text("media_key"),
+    /** The stored file's type, as its bytes said (lib/storage/uploads.ts). */
+    mediaType: text("media_type"),
+    mediaSize: integer("media_size"),
+    /** The file's name as uploaded (shown to the brand), or null. */
+    mediaName: text("media_name"),
+    /** A link to the media instead of a file (a preview on a drive, an unlisted video). */
+    mediaUrl: text("media_url"),
+    status: text("status").$type<DraftStatus>().notNull().default("submitted"),
+    submittedBy: uuid("submitted_by")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The brand's message with a change request. */
+    reviewMessage: text("review_message"),
+    reviewedBy: uuid("reviewed_by").references(() => users.id, { onDelete: "set null" }),
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("drafts_milestone_revision_key").on(t.milestoneId, t.revision),
+    check(
+      "drafts_status_check",
+      sql`${t.status} in ('submitted', 'approved', 'changes_requested', 'superseded')`,
+    ),
+    check("drafts_media_kind_check", sql`${t.mediaKind} in ('image', 'video', 'link')`),
+  ],
+);
+export type Draft = typeof drafts.$inferSelect;
+
 export type VerdictSource = "model" | "rubric" | "brand_decision";
 /** One share taken off a verdict's score: basis points and the reason, in one line. */
 export type VerdictDeduction = { bps: number; reason: string };
@@ -792,6 +846,9 @@ export const dealEventTypes = [
   "review_window_elapsed",
   "deposit.received",
   "funding.returned",
+  "draft.submitted",
+  "draft.approved",
+  "draft.changes_requested",
 ] as const;
 export type DealEventType = (typeof dealEventTypes)[number];
 

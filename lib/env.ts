@@ -211,6 +211,11 @@ const schema = z.object({
   /** Unset = the AWS SDK's own credential chain (its AWS_* variables, an instance role). */
   S3_ACCESS_KEY_ID: optional,
   S3_SECRET_ACCESS_KEY: optional,
+  /**
+   * How alike a live post's caption must be to the approved draft's (lib/verify/draft-match.ts):
+   * 1 − edit distance ÷ the longer caption, on normalised text. 0.9 by default.
+   */
+  DRAFT_MATCH_MIN_SIMILARITY: z.coerce.number().min(0).max(1).default(0.9),
   /** Largest image upload (bytes): 10 MiB by default. */
   UPLOAD_MAX_IMAGE_BYTES: z.coerce
     .number()

@@ -73,6 +73,14 @@ import {
   milestonePatchBody,
   txHashBody,
 } from "@/lib/deals/schemas";
+import {
+  changesBody,
+  draftBody,
+  draftListQuery,
+  draftPageResponse,
+  draftResponse,
+  draftUploadBody,
+} from "@/lib/drafts/schemas";
 import { eventListQuery, eventPageResponse } from "@/lib/events/objects";
 import type { RouteAccess } from "@/lib/http";
 import { ledgerCsvQuery, ledgerQuery } from "@/lib/ledger/ledger";
@@ -111,6 +119,8 @@ export type Endpoint = {
   scope?: ApiKeyScope;
   tag: string;
   body?: z.ZodType;
+  /** A multipart/form-data body the handler also takes (an upload), beside or instead of JSON. */
+  form?: z.ZodType;
   /** The query parameters the handler validates. */
   query?: z.ZodType;
   response: string;
@@ -581,6 +591,92 @@ export const endpoints: Endpoint[] = [
       "403 forbidden (not the creator)",
       "404 not_found",
       "409 appeal_exists | already_decided | invalid_state (only a rejection can be appealed)",
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/milestones/{id}/drafts",
+    tag: "Drafts",
+    auth: true,
+    body: draftBody,
+    form: draftUploadBody,
+    summary:
+      "The creator sends a draft of the post before publishing it: the caption, and the media as a file (multipart/form-data: `caption`, `link`, `file`) or a link (JSON or form). Each draft is a new revision; one still waiting for the brand is superseded. The milestone's hashtags, mentions and links are checked on the caption at once (`check`). A file's real type is read from its bytes (JPEG, PNG, WebP; MP4, MOV, WebM), its size limited per kind (10 MB image, 100 MB video by default) and its metadata removed before it is stored. 30 a minute per creator. Records `draft.submitted`.",
+    response: "201 { draft }",
+    responseSchema: draftResponse,
+    errors: [
+      "400 invalid_request (caption 1–5000 characters, link an http or https URL, not a file and a link together)",
+      "403 forbidden (not the creator)",
+      "404 not_found",
+      "409 invalid_state (the deal is not active, or the post is already submitted)",
+      "413 payload_too_large (past the limit of the file's kind)",
+      "415 unsupported_media_type (a type not accepted, or a file whose bytes contradict its declared type)",
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/milestones/{id}/drafts",
+    tag: "Drafts",
+    auth: true,
+    query: draftListQuery,
+    summary:
+      "The milestone's drafts, newest revision first, each with the brand's answer and the rule checks on its caption as they stand now. The deal's two parties only.",
+    response: "{ drafts: [Draft], nextCursor }",
+    responseSchema: draftPageResponse,
+    errors: ["404 not_found"],
+  },
+  {
+    method: "GET",
+    path: "/api/milestones/{id}/drafts/{draftId}",
+    tag: "Drafts",
+    auth: true,
+    summary: "One draft. The deal's two parties only.",
+    response: "{ draft }",
+    responseSchema: draftResponse,
+    errors: ["404 not_found"],
+  },
+  {
+    method: "GET",
+    path: "/api/milestones/{id}/drafts/{draftId}/media",
+    tag: "Drafts",
+    auth: true,
+    summary:
+      "The draft's file, streamed by the app to the deal's two parties only (never a public bucket URL): its stored type, `Cache-Control: private, no-store`, `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy.",
+    response:
+      "the file (image/jpeg, image/png, image/webp, video/mp4, video/quicktime, video/webm)",
+    responseSchema: z.string().describe("The file's bytes").meta({ format: "binary" }),
+    errors: ["404 not_found (no such draft, no file, or not a party)"],
+  },
+  {
+    method: "POST",
+    path: "/api/milestones/{id}/drafts/{draftId}/approve",
+    tag: "Drafts",
+    auth: true,
+    summary:
+      "The brand approves a draft waiting for it. Exactly once: of concurrent or repeated approvals one records `draft.approved`, the rest answer the approved draft. The live post must then match its caption: the verifier lists the differences under `missing` when the post's caption is less than DRAFT_MATCH_MIN_SIMILARITY (0.9) the same.",
+    response: "{ draft }",
+    responseSchema: draftResponse,
+    errors: [
+      "403 forbidden (not the brand)",
+      "404 not_found",
+      "409 invalid_state (changes were requested on it, or a newer revision replaced it; the deal is not active)",
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/milestones/{id}/drafts/{draftId}/request-changes",
+    tag: "Drafts",
+    auth: true,
+    body: changesBody,
+    summary:
+      "The brand asks for changes to a draft waiting for it, with a message; the creator answers with a new revision. Once: a repeat answers the draft as it is. Records `draft.changes_requested`.",
+    response: "{ draft }",
+    responseSchema: draftResponse,
+    errors: [
+      "400 invalid_request (a message of 3–2000 characters)",
+      "403 forbidden (not the brand)",
+      "404 not_found",
+      "409 invalid_state (already approved, or replaced by a newer revision; the deal is not active)",
     ],
   },
   {
@@ -1275,8 +1371,16 @@ function operationOf(e: Endpoint): ZodOpenApiOperationObject {
         ? { security: [{ cronSecret: [] }] }
         : // Public: says so (no credential), rather than leaving it unstated.
           { security: [] }),
-    ...(e.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: e.body } } } }
+    ...(e.body || e.form
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              ...(e.body ? { "application/json": { schema: e.body } } : {}),
+              ...(e.form ? { "multipart/form-data": { schema: e.form } } : {}),
+            },
+          },
+        }
       : {}),
     responses: {
       [successStatus(e)]: {

@@ -30,6 +30,11 @@ import * as ledgerCsv from "./ledger.csv/route";
 import * as milestonesIdAppeal from "./milestones/[id]/appeal/route";
 import * as milestonesIdDecision from "./milestones/[id]/decision/route";
 import * as milestonesIdDeliverable from "./milestones/[id]/deliverable/route";
+import * as milestonesIdDraftsDraftidApprove from "./milestones/[id]/drafts/[draftId]/approve/route";
+import * as milestonesIdDraftsDraftidMedia from "./milestones/[id]/drafts/[draftId]/media/route";
+import * as milestonesIdDraftsDraftidRequestChanges from "./milestones/[id]/drafts/[draftId]/request-changes/route";
+import * as milestonesIdDraftsDraftid from "./milestones/[id]/drafts/[draftId]/route";
+import * as milestonesIdDrafts from "./milestones/[id]/drafts/route";
 import * as milestonesIdEvidence from "./milestones/[id]/evidence/route";
 import * as milestonesIdPrecheck from "./milestones/[id]/precheck/route";
 import * as milestonesIdRefund from "./milestones/[id]/refund/route";
@@ -93,6 +98,11 @@ export const routeModules: Record<string, Record<string, unknown>> = {
   "/api/milestones/{id}/appeal": milestonesIdAppeal,
   "/api/milestones/{id}/decision": milestonesIdDecision,
   "/api/milestones/{id}/deliverable": milestonesIdDeliverable,
+  "/api/milestones/{id}/drafts/{draftId}/approve": milestonesIdDraftsDraftidApprove,
+  "/api/milestones/{id}/drafts/{draftId}/media": milestonesIdDraftsDraftidMedia,
+  "/api/milestones/{id}/drafts/{draftId}/request-changes": milestonesIdDraftsDraftidRequestChanges,
+  "/api/milestones/{id}/drafts/{draftId}": milestonesIdDraftsDraftid,
+  "/api/milestones/{id}/drafts": milestonesIdDrafts,
   "/api/milestones/{id}/evidence": milestonesIdEvidence,
   "/api/milestones/{id}/precheck": milestonesIdPrecheck,
   "/api/milestones/{id}/refund": milestonesIdRefund,

@@ -31,6 +31,9 @@ const EVENT_ICONS: Record<string, string> = {
   review_window_elapsed: "⏰",
   "deposit.received": "⬇",
   "funding.returned": "↩",
+  "draft.submitted": "✍",
+  "draft.approved": "✓",
+  "draft.changes_requested": "↺",
 };
 
 export function DealTimeline({ deal }: { deal: DealJson }) {

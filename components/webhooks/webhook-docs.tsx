@@ -46,7 +46,7 @@ export function WebhookDocs() {
         (<code>data.object</code>: the deal or milestone right after the event). Types: created,
         funded, taken, submitted, verified, rejected, approved, paid, refunded, cancelled, expired,
         completed, appealed, decided, overdue, review_window_elapsed, deposit.received,
-        funding.returned.
+        funding.returned, draft.submitted, draft.approved, draft.changes_requested.
       </p>
       <ul className="small">
         <li>

@@ -145,6 +145,30 @@ export function describeEvent(c: EventContext): EventText {
             ? `${usdc(d.missing)} still to send (of ${usdc(d.amount) ?? "the total"}).`
             : "The full amount has arrived: the deal opens once it is moved into the escrow.",
       };
+    case "draft.submitted": {
+      const rev = num(d.revision);
+      const missing = Array.isArray(d.missing) ? d.missing.map(String) : [];
+      return {
+        title: `${creator} sent a draft of ${m}${rev && rev > 1 ? ` (revision ${rev})` : ""}`,
+        detail: missing.length
+          ? `Its caption lacks ${missing.join(", ")}. Review it on the deal page before it is posted.`
+          : "Review it on the deal page before it is posted.",
+      };
+    }
+    case "draft.approved": {
+      const rev = num(d.revision);
+      return {
+        title: `${brand} approved the draft of ${m}${rev ? ` (revision ${rev})` : ""}`,
+        detail: "The post may go live now; its caption must match the approved draft.",
+      };
+    }
+    case "draft.changes_requested": {
+      const rev = num(d.revision);
+      return {
+        title: `${brand} asked for changes to the draft of ${m}${rev ? ` (revision ${rev})` : ""}`,
+        detail: str(d.message),
+      };
+    }
     case "funding.returned":
       return {
         title: `${deal}: ${usdc(d.amount) ?? "a deposit"} sent back to the refund address`,

@@ -1,4 +1,5 @@
 import type { Requirements } from "@/db/schema";
+import { matchApprovedDraft } from "./draft-match";
 import type { Evidence } from "./evidence/types";
 import type { VerifierInput } from "./verdict";
 
@@ -250,13 +251,21 @@ export function evidenceProblems(
   return [];
 }
 
-/** Everything decided in code: evidence problems first, then the requirements not in the caption. */
+/**
+ * Everything decided in code: evidence problems first, then the requirements not in the
+ * caption, then how the caption differs from the approved draft (`draft`), if it does.
+ */
 export function deterministicCheck(
   input: VerifierInput,
-): RequirementCheck & { evidence: string[] } {
+): RequirementCheck & { evidence: string[]; draft: string[] } {
   const check = checkRequirements(input.requirements, evidenceHaystack(input.evidence));
   const evidence = evidenceProblems(input.evidence, input.declaredHandle, input.handleVerified);
   // An unread post: its requirements were not checked, so they are not listed as missing.
-  if (input.evidence.status !== "ok") return { ...check, evidence, missing: evidence };
-  return { ...check, evidence, missing: [...evidence, ...check.missing] };
+  if (input.evidence.status !== "ok") return { ...check, evidence, draft: [], missing: evidence };
+  const approved = input.approvedDraft;
+  const draft = approved
+    ? matchApprovedDraft(approved, input.evidence.record.caption, approved.minSimilarity)
+        .differences
+    : [];
+  return { ...check, evidence, draft, missing: [...evidence, ...check.missing, ...draft] };
 }

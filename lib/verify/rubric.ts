@@ -141,7 +141,7 @@ function requirementDeductions(results: RequirementResult[]): Deduction[] {
 
 /** The rubric's verdict on one deliverable revision; same input, same output. */
 export function rubricVerdict(input: VerifierInput): Verdict {
-  const { results, missing, evidence: evidenceMissing } = deterministicCheck(input);
+  const { results, missing, evidence: evidenceMissing, draft } = deterministicCheck(input);
   const post = input.evidence.status === "ok" ? input.evidence.record : null;
   const found = results.filter((r) => r.found).length;
   const requirementsBps =
@@ -177,7 +177,14 @@ export function rubricVerdict(input: VerifierInput): Verdict {
   const criteria = input.requirements.criteria.length;
   const lines = [
     `${RULE_CHECK} (${RUBRIC_MODEL_ID}): no AI model is configured, so this verdict comes from deterministic checks only.`,
-    `Required items present: ${summarize(results, "hashtag", "hashtags")}, ${summarize(results, "mention", "mentions")}, ${summarize(results, "link", "links")}${missing.length > evidenceMissing.length ? ` (missing: ${missing.slice(evidenceMissing.length).join(", ")})` : ""}.`,
+    `Required items present: ${summarize(results, "hashtag", "hashtags")}, ${summarize(results, "mention", "mentions")}, ${summarize(results, "link", "links")}${missing.length > evidenceMissing.length + draft.length ? ` (missing: ${missing.slice(evidenceMissing.length, missing.length - draft.length).join(", ")})` : ""}.`,
+    ...(input.approvedDraft && post
+      ? [
+          draft.length
+            ? `Approved draft: the post does not match it (${draft.join("; ")}).`
+            : `Approved draft: the post's caption matches revision ${input.approvedDraft.revision}.`,
+        ]
+      : []),
     `Post: ${url.notes.join(", ")}; ${captionNote}.`,
     post
       ? `Read from ${post.platform}: post by ${post.authorHandle ? `@${post.authorHandle}` : "an unnamed author"}.`
@@ -191,9 +198,11 @@ export function rubricVerdict(input: VerifierInput): Verdict {
       ? `Approved: every required item is present and the score is at least ${fmt(APPROVE_AT_BPS)}.`
       : evidenceMissing.length
         ? "Not approved: the post's evidence does not hold (see above); the brand decides."
-        : missing.length
+        : missing.length > draft.length
           ? "Not approved: required items are missing."
-          : `Not approved: the score is below ${fmt(APPROVE_AT_BPS)}.`,
+          : draft.length
+            ? "Not approved: the post does not match the approved draft."
+            : `Not approved: the score is below ${fmt(APPROVE_AT_BPS)}.`,
   ];
   return {
     approved,

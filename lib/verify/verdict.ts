@@ -64,4 +64,9 @@ export type VerifierInput = {
   milestoneTitle: string;
   /** The deal's platform ("instagram", "tiktok", …, "other"), when known. */
   platform?: string;
+  /**
+   * The latest draft the brand approved for this milestone, when there is one: the post's
+   * caption must match it (lib/verify/draft-match.ts), at `minSimilarity`.
+   */
+  approvedDraft?: { revision: number; caption: string; minSimilarity: number } | null;
 };

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
 import { findHandle } from "@/db/queries/creator-handles";
 import { findVisibleMilestone } from "@/db/queries/deals";
+import { latestApprovedDraft } from "@/db/queries/drafts";
 import { findEvidence, insertEvidence } from "@/db/queries/evidence";
 import {
   backfillRecordHash,
@@ -15,6 +16,7 @@ import {
 } from "@/db/queries/verifications";
 import type { Deal, Deliverable, Milestone, User, Verification } from "@/db/schema";
 import { type VerdictJson, verdictJson } from "@/lib/deals/serialize";
+import { env } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/events";
 import { scoreToBps } from "@/lib/money";
@@ -179,6 +181,7 @@ export async function verifierInput(
 ): Promise<VerifierInput> {
   const platform = evidence.status === "ok" ? evidence.record.platform : evidence.platform;
   const declared = deal.creatorId ? await findHandle(db, deal.creatorId, platform) : null;
+  const draft = await latestApprovedDraft(db, milestone.id);
   return {
     requirements: milestone.requirements,
     deliverable: { url: deliverable.url, text: deliverable.text, note: deliverable.note },
@@ -188,6 +191,13 @@ export async function verifierInput(
     dealTitle: deal.title,
     milestoneTitle: milestone.title,
     platform: deal.platform,
+    approvedDraft: draft
+      ? {
+          revision: draft.revision,
+          caption: draft.caption,
+          minSimilarity: env().DRAFT_MATCH_MIN_SIMILARITY,
+        }
+      : null,
   };
 }
 

@@ -26,6 +26,9 @@ const milestoneTypes = new Set<DealEventType>([
   "decided",
   "overdue",
   "review_window_elapsed",
+  "draft.submitted",
+  "draft.approved",
+  "draft.changes_requested",
 ]);
 
 /** A made-up event of `type`, shaped like a real one. */

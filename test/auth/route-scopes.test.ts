@@ -102,6 +102,8 @@ const BODIES: Record<string, unknown> = {
   "POST /api/milestones/{id}/appeal": { reason: "the post was on time" },
   "POST /api/milestones/{id}/decision": { approve: false, reason: "not the agreed post" },
   "POST /api/milestones/{id}/deliverable": { url: "https://example.com/p/1" },
+  "POST /api/milestones/{id}/drafts": { caption: "hello #launch" },
+  "POST /api/milestones/{id}/drafts/{draftId}/request-changes": { message: "add #launch" },
   "POST /api/milestones/{id}/precheck": { url: "https://example.com/p/1" },
   "POST /api/milestones/{id}/refund": { reason: "overdue" },
   "POST /api/notifications/read": { all: true },
