@@ -569,6 +569,34 @@ export const decisions = pgTable(
   ],
 );
 
+/**
+ * The brand's request for changes to a submitted revision (lib/settle/change-requests.ts):
+ * the milestone goes back to `pending` with no verdict, nothing is paid or refunded, and the
+ * creator's next submission is a new revision with its own review window. At most one per
+ * revision: the unique key makes a repeated request (concurrent or not) a 409.
+ */
+export const changeRequests = pgTable(
+  "change_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    milestoneId: uuid("milestone_id")
+      .notNull()
+      .references(() => milestones.id, { onDelete: "cascade" }),
+    dealId: uuid("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    /** The revision sent back. */
+    revision: integer("revision").notNull(),
+    requestedBy: uuid("requested_by")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    message: text("message").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("change_requests_milestone_revision_key").on(t.milestoneId, t.revision)],
+);
+export type ChangeRequest = typeof changeRequests.$inferSelect;
+
 export const txStatuses = ["pending", "submitted", "confirmed", "failed"] as const;
 export type TxStatus = (typeof txStatuses)[number];
 
@@ -849,6 +877,7 @@ export const dealEventTypes = [
   "draft.submitted",
   "draft.approved",
   "draft.changes_requested",
+  "milestone.changes_requested",
 ] as const;
 export type DealEventType = (typeof dealEventTypes)[number];
 

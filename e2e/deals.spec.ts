@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { connectTestWallet, devAddress, screenshots, short, signIn } from "./journey";
 import { publishOnSandbox } from "./sandbox";
@@ -250,6 +251,14 @@ test("brand posts starter deals, creator delivers, brand verifies and settles, c
   await paidTx(creator, milestone?.settlement.txHash ?? "");
 });
 
+/** Serious and critical axe violations of the page as it is now. */
+async function axeProblems(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} — ${n.failureSummary}`));
+}
+
 /** "1,090.5 USDC" → base units. */
 function usdc(text: string | null): bigint {
   const match = /^([\d,]+)\.(\d+) USDC$/.exec(text?.trim() ?? "");
@@ -434,6 +443,39 @@ test("a deliverable that misses a requirement is rejected at the gate and the cr
   await again.getByRole("button", { name: "Resubmit deliverable" }).click();
   await expect(creator.getByTestId("milestone-status")).toHaveText("Submitted");
   await expect(creator.getByTestId("deliverable")).toContainText("Revision 2");
+
+  // The brand asks for a change with a message instead of judging it: nothing is paid or
+  // rejected, the creator's open page picks the message up by itself (shown as text, markup
+  // and all), and the creator sends the next version, which is reviewed afresh.
+  const request = "Please pin the thread to your profile <b>today</b>.";
+  await brand.reload();
+  await brand.getByTestId("request-changes-open").click();
+  const ask = brand.getByTestId("request-changes-form");
+  await ask.getByLabel("What should change (the creator sees it)").fill(request);
+  expect(await axeProblems(brand)).toEqual([]);
+  await ask.getByTestId("request-changes-review").click();
+  const confirmAsk = brand.getByTestId("request-changes-confirm");
+  await expect(confirmAsk).toContainText("Nothing moves: 100.00 USDC stays in the escrow");
+  await confirmAsk.getByRole("button", { name: "Send it back" }).click();
+  await expect(brand.getByTestId("milestone-status")).toHaveText("Changes requested");
+  await expect(brand.getByTestId("change-request")).toContainText("You asked for changes");
+  await expect(brand.getByTestId("settle-panel")).toHaveCount(0);
+  await expect(
+    brand.getByTestId("timeline-item").filter({ hasText: "asked for changes" }),
+  ).toHaveCount(1);
+  await screenshots(brand, "deal-brand-changes-requested");
+  await expect(creator.getByTestId("milestone-status")).toHaveText("Changes requested");
+  await expect(creator.getByTestId("change-request-message")).toHaveText(request);
+  await expect(
+    creator.getByTestId("timeline-item").filter({ hasText: "asked for changes" }),
+  ).toContainText(request);
+  await screenshots(creator, "deal-creator-changes-requested");
+  const third = creator.getByTestId("deliverable-form");
+  await expect(third.getByLabel("Post URL")).toHaveValue(fixedPost);
+  await third.getByRole("button", { name: "Resubmit deliverable" }).click();
+  await expect(creator.getByTestId("milestone-status")).toHaveText("Submitted");
+  await expect(creator.getByTestId("deliverable")).toContainText("Revision 3");
+  await expect(creator.getByTestId("change-request")).toHaveCount(0);
 
   // Every rule holds now, but the thread's criteria need judgement the rule check cannot
   // make: it is not sure enough to settle on its own, so the brand decides and pays once.

@@ -30,6 +30,10 @@ const statusByCode = {
   not_funded: 409,
   already_decided: 409,
   appeal_exists: 409,
+  /** The brand asked for changes to this revision: nothing to settle until the next one. */
+  changes_requested: 409,
+  /** Changes were already requested on this revision (one request per revision). */
+  changes_already_requested: 409,
   review_window_open: 409,
   /** The verdict's confidence is below the auto-settle threshold: the brand decides. */
   needs_decision: 409,

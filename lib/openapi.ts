@@ -8,6 +8,7 @@ import {
 import type { ApiKeyScope } from "@/db/schema";
 import {
   appealResponse,
+  changeRequestResponse,
   dealDetailResponse,
   dealEventPageResponse,
   dealPageResponse,
@@ -89,7 +90,7 @@ import { markReadBody } from "@/lib/notify/schemas";
 import { pageQuery } from "@/lib/pagination";
 import { deleteHandleQuery, putHandleBody } from "@/lib/profile/handles";
 import { verifyHandleBody } from "@/lib/profile/verify-handle";
-import { appealBody, decisionBody, settleBody } from "@/lib/settle/schemas";
+import { appealBody, decisionBody, requestChangesBody, settleBody } from "@/lib/settle/schemas";
 import { oembedQuery, publishBody } from "@/lib/social/posts";
 import { profilePatchBody } from "@/lib/users/profile";
 import { evidenceQuery } from "@/lib/verify/evidence/read";
@@ -533,7 +534,11 @@ export const endpoints: Endpoint[] = [
       "AI verification of the current deliverable (either party). One model call per revision; repeats return the stored verdict.",
     response: "{ approved, score, reasoning, missing, model, revision, verifiedAt }",
     responseSchema: verdictResponse,
-    errors: ["404 not_found", "409 no_deliverable | invalid_state", "502 verifier_unavailable"],
+    errors: [
+      "404 not_found",
+      "409 no_deliverable | invalid_state | changes_requested (the brand sent this revision back)",
+      "502 verifier_unavailable",
+    ],
   },
   {
     method: "POST",
@@ -550,7 +555,7 @@ export const endpoints: Endpoint[] = [
       "400 invalid_request (a malformed Idempotency-Key)",
       "403 forbidden (the creator may settle only after the review window; never with minScore)",
       "404 not_found",
-      "409 no_deliverable | already_settled | settlement_in_progress | not_funded | invalid_state | review_window_open | evidence_already_used (the post, or its canonical URL, was paid for another milestone) | needs_decision (the brand's settle only: the verdict's confidence is below the deal's `autoSettleConfidence`, or a criterion nobody judged; details { confidence, threshold, verdict }: the brand decides)",
+      "409 no_deliverable | changes_requested (the brand sent the revision back; settle the next one) | already_settled | settlement_in_progress | not_funded | invalid_state | review_window_open | evidence_already_used (the post, or its canonical URL, was paid for another milestone) | needs_decision (the brand's settle only: the verdict's confidence is below the deal's `autoSettleConfidence`, or a criterion nobody judged; details { confidence, threshold, verdict }: the brand decides)",
       "422 idempotency_key_reused",
       "502 verifier_unavailable | chain_unavailable | relay_unavailable (retry resumes)",
       "503 not_configured (relay)",
@@ -570,7 +575,7 @@ export const endpoints: Endpoint[] = [
       "400 invalid_request (score required to approve, 0 < score ≤ 1; reason of 3+ characters; a malformed Idempotency-Key)",
       "403 forbidden (not the brand)",
       "404 not_found",
-      "409 already_decided | already_settled | settlement_in_progress | no_deliverable | invalid_state | evidence_already_used",
+      "409 already_decided | already_settled | settlement_in_progress | no_deliverable | changes_requested | invalid_state | evidence_already_used",
       "422 idempotency_key_reused",
       "502 chain_unavailable | relay_unavailable (decision kept; the payment resumes)",
       "503 not_configured (relay)",
@@ -677,6 +682,24 @@ export const endpoints: Endpoint[] = [
       "403 forbidden (not the brand)",
       "404 not_found",
       "409 invalid_state (already approved, or replaced by a newer revision; the deal is not active)",
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/milestones/{id}/request-changes",
+    tag: "Verification and settlement",
+    auth: true,
+    body: requestChangesBody,
+    summary:
+      "The brand sends a submission awaiting review back to the creator with a message (plain text, 1–2,000 characters). The milestone goes back to pending with no verdict: nothing is paid, refunded or recorded against the creator's reputation; the next submission is a new revision with its own review window, and the revision sent back can no longer be verified, settled or decided. A settle that claimed the milestone first wins (409). Emits milestone.changes_requested. Honours Idempotency-Key.",
+    response: "201 { changeRequest, milestone }",
+    responseSchema: changeRequestResponse,
+    errors: [
+      "400 invalid_request (an empty or over-long message; a malformed Idempotency-Key)",
+      "403 forbidden (not the brand)",
+      "404 not_found",
+      "409 changes_already_requested | already_settled | settlement_in_progress | no_deliverable | invalid_state (rejected, or the deal is not active)",
+      "422 idempotency_key_reused",
     ],
   },
   {

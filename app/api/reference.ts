@@ -38,6 +38,7 @@ import * as milestonesIdDrafts from "./milestones/[id]/drafts/route";
 import * as milestonesIdEvidence from "./milestones/[id]/evidence/route";
 import * as milestonesIdPrecheck from "./milestones/[id]/precheck/route";
 import * as milestonesIdRefund from "./milestones/[id]/refund/route";
+import * as milestonesIdRequestChanges from "./milestones/[id]/request-changes/route";
 import * as milestonesId from "./milestones/[id]/route";
 import * as notificationsRead from "./notifications/read/route";
 import * as notifications from "./notifications/route";
@@ -106,6 +107,7 @@ export const routeModules: Record<string, Record<string, unknown>> = {
   "/api/milestones/{id}/evidence": milestonesIdEvidence,
   "/api/milestones/{id}/precheck": milestonesIdPrecheck,
   "/api/milestones/{id}/refund": milestonesIdRefund,
+  "/api/milestones/{id}/request-changes": milestonesIdRequestChanges,
   "/api/milestones/{id}": milestonesId,
   "/api/notifications/read": notificationsRead,
   "/api/notifications": notifications,

@@ -34,6 +34,7 @@ const EVENT_ICONS: Record<string, string> = {
   "draft.submitted": "✍",
   "draft.approved": "✓",
   "draft.changes_requested": "↺",
+  "milestone.changes_requested": "✎",
 };
 
 export function DealTimeline({ deal }: { deal: DealJson }) {

@@ -8,9 +8,9 @@ import { errorId, FieldErrors, fieldIssues } from "./field-errors";
 import { formatScore, type MilestoneJson } from "./format";
 import { Chips, DeductionList } from "./parts";
 
-// The creator submits (or, after a rejection, resubmits) a milestone's deliverable:
-// the post's URL, its text and a note for the brand. A resubmission starts from the last
-// one, with what the verdict found missing listed above it.
+// The creator submits (or, after a rejection or a change request, resubmits) a milestone's
+// deliverable: the post's URL, its text and a note for the brand. A resubmission starts from
+// the last one, with what the verdict found missing (or the brand's request) above it.
 export function DeliverableForm({
   milestone,
   onSubmitted,
@@ -19,7 +19,9 @@ export function DeliverableForm({
   onSubmitted(): Promise<void>;
 }) {
   const rejected = milestone.status === "rejected";
-  const previous = rejected ? milestone.deliverable : null;
+  // Sent back for changes (the request is shown above the form): again from the last one.
+  const again = rejected || milestone.changeRequest !== null;
+  const previous = again ? milestone.deliverable : null;
   const [url, setUrl] = useState(previous?.url ?? "");
   const [text, setText] = useState(previous?.text ?? "");
   const [note, setNote] = useState("");
@@ -93,9 +95,7 @@ export function DeliverableForm({
       aria-labelledby={`${id}-title`}
       data-testid="deliverable-form"
     >
-      <h3 id={`${id}-title`}>
-        {rejected ? "Resubmit your deliverable" : "Submit your deliverable"}
-      </h3>
+      <h3 id={`${id}-title`}>{again ? "Resubmit your deliverable" : "Submit your deliverable"}</h3>
       {rejected && (
         <div className="alert error stack tight" role="status">
           <span>
@@ -172,7 +172,7 @@ export function DeliverableForm({
           {checking ? "Checking…" : "Check my post"}
         </button>
         <button className="btn" type="submit" disabled={busy}>
-          {busy ? "Submitting…" : rejected ? "Resubmit deliverable" : "Submit deliverable"}
+          {busy ? "Submitting…" : again ? "Resubmit deliverable" : "Submit deliverable"}
         </button>
       </div>
     </form>

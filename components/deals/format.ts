@@ -216,6 +216,7 @@ export const stuckPayments = (deal: DealJson) =>
 
 /** A milestone's status badge text, with its payment's state when the payment is stuck. */
 export function milestoneStatusText(m: MilestoneJson, viewer?: string): string {
+  if (m.status === "pending" && m.changeRequest) return "Changes requested";
   if (m.status === "approved") {
     const state = paymentState(m.settlement);
     if (state === "delayed") return "Approved · payment delayed";

@@ -19,7 +19,8 @@ import {
 import type { Viewer } from "./milestone-card";
 
 // People in the loop on one milestone: the brand's own decision (pay at a score it chooses
-// or uphold the rejection, with a reason), the creator's appeal of a rejection, the creator
+// or uphold the rejection, with a reason), the brand's request for changes to a submission
+// (sent back without a verdict), the creator's appeal of a rejection, the creator
 // settling once the brand let the review window pass, and the brand taking back a
 // milestone that is overdue with nothing delivered. Nothing that moves money goes on one
 // click: each shows exactly what moves, and asks.
@@ -38,6 +39,7 @@ export function ReviewPanel({ deal, milestone: m, viewer, onChanged }: Props) {
   if (!review || (deal.status !== "active" && deal.status !== "completed")) return null;
   return (
     <>
+      {m.changeRequest && <ChangeRequestView milestone={m} viewer={viewer} />}
       {review.decision && <DecisionView review={review} refunded={m.status === "refunded"} />}
       {review.appeal && !review.decision && <AppealView review={review} viewer={viewer} />}
       {viewer === "brand" &&
@@ -45,6 +47,9 @@ export function ReviewPanel({ deal, milestone: m, viewer, onChanged }: Props) {
         (m.status === "rejected" || m.status === "submitted") && (
           <DecisionForm deal={deal} milestone={m} onChanged={onChanged} />
         )}
+      {viewer === "brand" && m.status === "submitted" && !review.decision && (
+        <RequestChangesForm milestone={m} onChanged={onChanged} />
+      )}
       {viewer === "brand" && review.overdue && (
         <OverdueRefund deal={deal} milestone={m} onChanged={onChanged} />
       )}
@@ -55,6 +60,134 @@ export function ReviewPanel({ deal, milestone: m, viewer, onChanged }: Props) {
         <CreatorSettle deal={deal} milestone={m} review={review} onChanged={onChanged} />
       )}
     </>
+  );
+}
+
+/** The brand sent the last submission back: its message, for both parties. */
+function ChangeRequestView({
+  milestone: m,
+  viewer,
+}: {
+  milestone: ReviewedMilestone;
+  viewer: Viewer;
+}) {
+  const c = m.changeRequest;
+  if (!c) return null;
+  return (
+    <div className="alert warn stack tight" role="status" data-testid="change-request">
+      <span>
+        <strong>
+          {viewer === "brand" ? "You asked for changes" : "The brand asked for changes"}
+        </strong>{" "}
+        to revision {c.revision} on {formatDate(c.requestedAt, true)}:
+      </span>
+      <blockquote className="quote pre-line" data-testid="change-request-message">
+        {c.message}
+      </blockquote>
+      <span className="small">
+        {viewer === "brand"
+          ? "Nothing was paid or rejected. The creator’s new version will appear here, with a new review window."
+          : "Nothing was rejected. Make the changes and submit a new version below; the brand reviews it afresh."}
+      </span>
+    </div>
+  );
+}
+
+/** The brand sends a submission back to the creator with a message; then confirms. */
+function RequestChangesForm({
+  milestone: m,
+  onChanged,
+}: {
+  milestone: ReviewedMilestone;
+  onChanged(): Promise<void>;
+}) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [message, setMessage] = useState("");
+  const sendBack = useConfirmedAction(
+    () =>
+      apiFetch(`/api/milestones/${m.id}/request-changes`, {
+        body: { message: message.trim() },
+        headers: { "idempotency-key": crypto.randomUUID() },
+      }),
+    { onChanged, refreshOnError: true },
+  );
+  const busy = sendBack.busy;
+  const valid = message.trim().length > 0;
+
+  if (!open)
+    return (
+      <div className="row">
+        <button
+          type="button"
+          className="btn secondary"
+          onClick={() => setOpen(true)}
+          data-testid="request-changes-open"
+        >
+          Request changes
+        </button>
+        <span className="muted small">
+          Send it back with a message; nothing is paid or rejected.
+        </span>
+      </div>
+    );
+  return (
+    <section
+      className="stack tight review-form"
+      aria-labelledby={`${id}-title`}
+      data-testid="request-changes-form"
+    >
+      <h3 id={`${id}-title`}>Request changes</h3>
+      <p className="muted small">
+        The creator sees your message and submits a new version, which you review afresh with a new
+        review window. Nothing is paid or rejected, and the creator’s reputation is untouched.
+      </p>
+      <label className="field" htmlFor={`${id}-message`}>
+        <span>What should change (the creator sees it)</span>
+        <textarea
+          id={`${id}-message`}
+          rows={3}
+          maxLength={2000}
+          value={message}
+          onChange={(e) => setMessage(e.target.value)}
+          disabled={busy || sendBack.confirming}
+          data-testid="request-changes-message"
+        />
+      </label>
+      <ActionError error={sendBack.error} />
+      {sendBack.confirming ? (
+        <ConfirmBox
+          testId="request-changes-confirm"
+          confirmLabel="Send it back"
+          busyLabel="Sending…"
+          busy={busy}
+          onConfirm={() => void sendBack.send()}
+          onBack={sendBack.back}
+        >
+          <strong>Send “{m.title}” back to the creator?</strong>
+          <span className="small">
+            Nothing moves: {formatUsdc(m.amount)} stays in the escrow. This submission can no longer
+            be settled; the next one is verified afresh.
+          </span>
+        </ConfirmBox>
+      ) : (
+        <div className="row">
+          <button
+            type="button"
+            className="btn"
+            disabled={busy || !valid}
+            onClick={sendBack.ask}
+            data-testid="request-changes-review"
+          >
+            Review request…
+          </button>
+          <button type="button" className="btn ghost" onClick={() => setOpen(false)}>
+            Cancel
+          </button>
+          {!valid && <span className="muted small">Write what should change first.</span>}
+        </div>
+      )}
+    </section>
   );
 }
 

@@ -167,13 +167,15 @@ export function SettlePanel({ deal, milestone: m, relay, onSettled }: Props) {
       <>
         {steps}
         <p className="muted small">
-          {deal.creatorId
-            ? "Waiting for the creator to submit this milestone. Verify and settle appear here once they do."
-            : deal.status === "unfunded"
-              ? "Fund the escrow above; creators can take the deal once it is funded."
-              : deal.status === "open"
-                ? "Waiting for a creator to accept this deal."
-                : "Nobody took this deal."}
+          {m.changeRequest
+            ? "Waiting for the creator's new version. Verify and settle appear here once it arrives."
+            : deal.creatorId
+              ? "Waiting for the creator to submit this milestone. Verify and settle appear here once they do."
+              : deal.status === "unfunded"
+                ? "Fund the escrow above; creators can take the deal once it is funded."
+                : deal.status === "open"
+                  ? "Waiting for a creator to accept this deal."
+                  : "Nobody took this deal."}
         </p>
       </>
     );

@@ -2,6 +2,8 @@ import { and, asc, desc, eq, inArray, isNull, ne, or, type SQL, sql } from "driz
 import type { DbOrTx } from "@/db/client";
 import { mergedMetadata } from "@/db/queries/metadata";
 import {
+  type ChangeRequest,
+  changeRequests,
   type Deal,
   type Deliverable,
   dealDeposits,
@@ -216,6 +218,8 @@ export type DealDetails = {
   deliverables: Deliverable[];
   verifications: Verification[];
   settlements: Settlement[];
+  /** The brand's change requests, by revision (lib/settle/change-requests.ts). */
+  changeRequests: ChangeRequest[];
   parties: Pick<User, "id" | "email" | "walletAddress" | "displayName">[];
   /**
    * The deposit addresses that funded deals (the escrow deal's funder is then the forwarder,
@@ -227,7 +231,7 @@ export type DealDetails = {
 /** Ids bound as one array parameter (`= any($1::uuid[])`), not one parameter per id. */
 const anyId = (ids: string[]) => sql`any(${`{${ids.join(",")}}`}::uuid[])`;
 
-/** Everything needed to render a set of deals, in six queries whatever their number. */
+/** Everything needed to render a set of deals, in seven queries whatever their number. */
 export async function loadDealDetails(db: DbOrTx, dealList: Deal[]): Promise<DealDetails> {
   const dealIds = dealList.map((d) => d.id);
   if (dealIds.length === 0)
@@ -236,6 +240,7 @@ export async function loadDealDetails(db: DbOrTx, dealList: Deal[]): Promise<Dea
       deliverables: [],
       verifications: [],
       settlements: [],
+      changeRequests: [],
       parties: [],
       fundingDeposits: [],
     };
@@ -249,7 +254,7 @@ export async function loadDealDetails(db: DbOrTx, dealList: Deal[]): Promise<Dea
     ...new Set(dealList.flatMap((d) => (d.creatorId ? [d.brandId, d.creatorId] : [d.brandId]))),
   ];
   const fundedIds = dealList.filter((d) => d.brandWallet).map((d) => d.id);
-  const [dv, vf, st, parties, fundingDeposits] = await Promise.all([
+  const [dv, vf, st, cr, parties, fundingDeposits] = await Promise.all([
     milestoneIds.length
       ? db
           .select()
@@ -269,6 +274,13 @@ export async function loadDealDetails(db: DbOrTx, dealList: Deal[]): Promise<Dea
           .select()
           .from(settlements)
           .where(sql`${settlements.milestoneId} = ${anyId(milestoneIds)}`)
+      : [],
+    milestoneIds.length
+      ? db
+          .select()
+          .from(changeRequests)
+          .where(sql`${changeRequests.milestoneId} = ${anyId(milestoneIds)}`)
+          .orderBy(asc(changeRequests.revision))
       : [],
     db
       .select({
@@ -301,6 +313,7 @@ export async function loadDealDetails(db: DbOrTx, dealList: Deal[]): Promise<Dea
     deliverables: dv,
     verifications: vf,
     settlements: st,
+    changeRequests: cr,
     parties,
     fundingDeposits,
   };

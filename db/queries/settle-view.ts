@@ -5,6 +5,7 @@ import { nowIso, placeholder as p, reusable, setTo, timestampAt } from "@/db/reu
 import {
   appeals,
   chainTransactions,
+  changeRequests,
   deals,
   decisions,
   deliverables,
@@ -91,6 +92,14 @@ const viewStatements = {
       .where(eq(decisions.milestoneId, p("id")))
       .prepare("view_decisions"),
   ),
+  changeRequests: reusable((db) =>
+    db
+      .select()
+      .from(changeRequests)
+      .where(eq(changeRequests.milestoneId, p("id")))
+      .orderBy(asc(changeRequests.revision))
+      .prepare("view_change_requests"),
+  ),
 };
 
 /**
@@ -109,17 +118,18 @@ export async function findSettleStart(db: DbOrTx, viewer: Viewer, milestoneId: s
 
 /**
  * One milestone (already known to be visible to the caller) with its history: every
- * deliverable and verdict by revision, its appeals and its decisions with the decider's
- * name. The five statements are sent together.
+ * deliverable and verdict by revision, its appeals, its decisions with the decider's
+ * name and the brand's change requests. The six statements are sent together.
  */
 export async function loadMilestoneView(db: DbOrTx, milestoneId: string) {
   const id = { id: milestoneId };
-  const [[milestone], dv, vf, appealRows, decisionRows] = await Promise.all([
+  const [[milestone], dv, vf, appealRows, decisionRows, cr] = await Promise.all([
     viewStatements.milestone(db, id),
     viewStatements.deliverables(db, id),
     viewStatements.verifications(db, id),
     viewStatements.appeals(db, id),
     viewStatements.decisions(db, id),
+    viewStatements.changeRequests(db, id),
   ]);
   return {
     milestone,
@@ -127,6 +137,7 @@ export async function loadMilestoneView(db: DbOrTx, milestoneId: string) {
     verifications: vf,
     appeals: appealRows,
     decisions: decisionRows,
+    changeRequests: cr,
   };
 }
 

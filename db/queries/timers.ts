@@ -40,7 +40,10 @@ export function listElapsedReviewWindows(db: DbOrTx, at: Date): Promise<TimedMil
     .limit(500);
 }
 
-/** Pending milestones of active deals due by `at`, not yet announced (500 at most). */
+/**
+ * Pending milestones of active deals due by `at` with nothing ever submitted (one sent back
+ * for changes is not overdue: lib/settle/review.ts isOverdue), not yet announced (500 at most).
+ */
 export function listOverdueMilestones(db: DbOrTx, at: Date): Promise<TimedMilestone[]> {
   return db
     .select({ id: milestones.id, dealId: milestones.dealId, revision: milestones.revision })
@@ -50,6 +53,7 @@ export function listOverdueMilestones(db: DbOrTx, at: Date): Promise<TimedMilest
       and(
         eq(deals.status, "active"),
         eq(milestones.status, "pending"),
+        eq(milestones.revision, 0),
         isNotNull(milestones.dueAt),
         lte(milestones.dueAt, at),
         noEventYet("overdue"),

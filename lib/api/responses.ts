@@ -18,6 +18,7 @@ import type { TestFundsResult } from "@/lib/chain/test-funds";
 import type { DealPage } from "@/lib/deals/deals";
 import type { MilestoneDetailJson } from "@/lib/deals/milestones";
 import type {
+  ChangeRequestJson,
   DealJson,
   DeliverableJson,
   EscrowJson,
@@ -31,6 +32,7 @@ import type { DealEventJson } from "@/lib/events/events";
 import type { Health } from "@/lib/health";
 import type { NotificationJson } from "@/lib/notify/inbox";
 import type { HandleJson } from "@/lib/profile/handles";
+import type { RequestChangesResult } from "@/lib/settle/change-requests";
 import type { DecideResult } from "@/lib/settle/decisions";
 import type { ReconcileReport } from "@/lib/settle/reconcile";
 import type { AppealJson, DealDetailJson, DecisionJson, ReviewJson } from "@/lib/settle/review";
@@ -166,6 +168,19 @@ export const escrowSchema = z
   })
   .meta({ id: "Escrow" });
 
+export const changeRequestSchema = z
+  .object({
+    id: z.uuid(),
+    revision: z
+      .number()
+      .int()
+      .positive()
+      .describe("The revision sent back; the creator's next submission is the next one"),
+    message: z.string().describe("What the brand asks to change (plain text)"),
+    requestedAt: iso,
+  })
+  .meta({ id: "ChangeRequest" });
+
 export const milestoneSchema = z
   .object({
     id: z.uuid(),
@@ -178,6 +193,11 @@ export const milestoneSchema = z
     deliverable: deliverableSchema.nullable().describe("The current revision's deliverable"),
     verdict: verdictSchema.nullable().describe("The verdict on the current revision"),
     settlement: settlementSchema.nullable(),
+    changeRequest: changeRequestSchema
+      .nullable()
+      .describe(
+        "Set while the milestone is pending because the brand asked for changes to its last submission (its deliverable is that revision; its verdict is null)",
+      ),
     refundTxHash: z.string().nullable(),
     metadata: metadataJson,
   })
@@ -232,6 +252,7 @@ export const milestoneDetailSchema = milestoneWithReviewSchema
     history: z.object({
       deliverables: z.array(deliverableSchema),
       verdicts: z.array(verdictSchema),
+      changeRequests: z.array(changeRequestSchema).describe("Every revision sent back for changes"),
     }),
   })
   .meta({ id: "MilestoneDetail" });
@@ -330,6 +351,10 @@ export const decisionResponse = z.object({
   settlement: settlementSchema.nullable(),
 });
 export const appealResponse = z.object({ appeal: appealSchema, milestone: milestoneDetailSchema });
+export const changeRequestResponse = z.object({
+  changeRequest: changeRequestSchema,
+  milestone: milestoneDetailSchema,
+});
 export const dealEventPageResponse = z.object({ events: z.array(dealEventSchema), nextCursor });
 
 // ── Escrow ────────────────────────────────────────────────────────────────────────────
@@ -721,6 +746,8 @@ export type SchemaChecks = [
   Assignable<z.infer<typeof escrowSchema>, EscrowJson>,
   Assignable<z.infer<typeof milestoneSchema>, MilestoneJson>,
   Assignable<z.infer<typeof appealSchema>, AppealJson>,
+  Assignable<z.infer<typeof changeRequestSchema>, ChangeRequestJson>,
+  Assignable<z.infer<typeof changeRequestResponse>, RequestChangesResult>,
   Assignable<z.infer<typeof decisionSchema>, DecisionJson>,
   Assignable<z.infer<typeof reviewSchema>, ReviewJson>,
   Assignable<z.infer<typeof milestoneDetailSchema>, MilestoneDetailJson>,

@@ -43,6 +43,7 @@ export const API_VERSIONS: readonly ApiVersion[] = [
       "`GET /api/events`: every event you may see, with the object's snapshot (`data.object`) and, for changes, `data.previous_attributes`; webhook bodies are the same event object.",
       "`POST /api/webhooks/:id/test` sends a test event through the real signing and retry path; deliveries show the request body and the receiver's status, headers and body.",
       "Every response carries `Request-Id`; the error envelope repeats it as `error.requestId`.",
+      "`POST /api/milestones/:id/request-changes { message }`: the brand sends a submission back without a verdict; milestones carry `changeRequest` (and `history.changeRequests`), and the `milestone.changes_requested` event tells the creator. Additive: every version gets it.",
     ],
     down: withoutMetadata,
   },

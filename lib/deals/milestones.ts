@@ -13,6 +13,8 @@ import type { Caller } from "@/lib/deals/deals";
 import { claimSubmittedPost } from "@/lib/deals/evidence-claims";
 import type { DeliverableInput } from "@/lib/deals/schemas";
 import {
+  type ChangeRequestJson,
+  changeRequestJson,
   type DeliverableJson,
   deliverableJson,
   type MilestoneJson,
@@ -31,7 +33,12 @@ import { type ReviewJson, reviewFrom } from "@/lib/settle/review";
 export type MilestoneDetailJson = MilestoneJson & {
   dealTitle: string;
   review: ReviewJson;
-  history: { deliverables: DeliverableJson[]; verdicts: VerdictJson[] };
+  history: {
+    deliverables: DeliverableJson[];
+    verdicts: VerdictJson[];
+    /** Every revision the brand sent back, with its message (oldest first). */
+    changeRequests: ChangeRequestJson[];
+  };
 };
 
 type MilestoneView = Awaited<ReturnType<typeof loadMilestoneView>>;
@@ -113,12 +120,14 @@ function detailFrom(
       deliverables: view.deliverables,
       verifications: view.verifications,
       settlement,
+      changeRequests: view.changeRequests,
     }),
     dealTitle: deal.title,
     review: reviewFrom(deal, m, rows),
     history: {
       deliverables: view.deliverables.map(deliverableJson),
       verdicts: view.verifications.map(verdictJson),
+      changeRequests: view.changeRequests.map(changeRequestJson),
     },
   };
 }

@@ -1,6 +1,7 @@
 import { getAddress } from "viem";
 import type { DealDetails } from "@/db/queries/deals";
 import type {
+  ChangeRequest,
   Deal,
   Deliverable,
   Milestone,
@@ -72,6 +73,15 @@ export type SettlementJson = {
   updatedAt: string;
 };
 
+/** The brand sent a submitted revision back to the creator with this message. */
+export type ChangeRequestJson = {
+  id: string;
+  /** The revision sent back; the creator's next submission is the next revision. */
+  revision: number;
+  message: string;
+  requestedAt: string;
+};
+
 export type MilestoneJson = {
   id: string;
   dealId: string;
@@ -83,6 +93,11 @@ export type MilestoneJson = {
   deliverable: DeliverableJson | null;
   verdict: VerdictJson | null;
   settlement: SettlementJson | null;
+  /**
+   * While the milestone is `pending` after the brand asked for changes: that request (its
+   * `deliverable` is the revision sent back). Null otherwise.
+   */
+  changeRequest: ChangeRequestJson | null;
   /** The escrow refund of this milestone (cancelled or expired deal). */
   refundTxHash: string | null;
   metadata: Record<string, string>;
@@ -212,6 +227,15 @@ export function verdictJson(v: Verification): VerdictJson {
   };
 }
 
+export function changeRequestJson(c: ChangeRequest): ChangeRequestJson {
+  return {
+    id: c.id,
+    revision: c.revision,
+    message: c.message,
+    requestedAt: c.createdAt.toISOString(),
+  };
+}
+
 export function settlementJson(s: Settlement): SettlementJson {
   return {
     id: s.id,
@@ -234,17 +258,29 @@ export function settlementJson(s: Settlement): SettlementJson {
   };
 }
 
-/** A milestone with its latest deliverable, the verdict on that revision and its settlement. */
+/**
+ * A milestone with its latest deliverable, the verdict on that revision and its settlement.
+ * A revision the brand sent back for changes (`pending` again) has no verdict: whatever the
+ * verifier said about it no longer counts, and the request is shown instead.
+ */
 export function milestoneJson(
   m: Milestone,
   related: {
     deliverables: Deliverable[];
     verifications: Verification[];
     settlement?: Settlement | null;
+    changeRequests?: ChangeRequest[];
   },
 ): MilestoneJson {
   const deliverable = related.deliverables.find((d) => d.revision === m.revision) ?? null;
-  const verdict = related.verifications.find((v) => v.revision === m.revision) ?? null;
+  const sentBack =
+    m.status === "pending"
+      ? (related.changeRequests?.find((c) => c.revision === m.revision) ?? null)
+      : null;
+  const verdict =
+    m.status === "pending"
+      ? null
+      : (related.verifications.find((v) => v.revision === m.revision) ?? null);
   return {
     id: m.id,
     dealId: m.dealId,
@@ -256,6 +292,7 @@ export function milestoneJson(
     deliverable: deliverable ? deliverableJson(deliverable) : null,
     verdict: verdict ? verdictJson(verdict) : null,
     settlement: related.settlement ? settlementJson(related.settlement) : null,
+    changeRequest: sentBack ? changeRequestJson(sentBack) : null,
     refundTxHash: m.refundTxHash,
     metadata: m.metadata,
   };
@@ -265,6 +302,7 @@ type Grouped = {
   milestones: Map<string, Milestone[]>;
   deliverables: Map<string, Deliverable[]>;
   verifications: Map<string, Verification[]>;
+  changeRequests: Map<string, ChangeRequest[]>;
   settlementOf: Map<string, Settlement>;
   dealSettlements: Map<string, Settlement[]>;
   parties: Map<string, Party>;
@@ -291,6 +329,7 @@ function grouped(details: DealDetails): Grouped {
       milestones: groupBy(details.milestones, (m) => m.dealId),
       deliverables: groupBy(details.deliverables, (d) => d.milestoneId),
       verifications: groupBy(details.verifications, (v) => v.milestoneId),
+      changeRequests: groupBy(details.changeRequests, (c) => c.milestoneId),
       settlementOf: new Map(details.settlements.map((s) => [s.milestoneId, s])),
       dealSettlements: groupBy(details.settlements, (s) => s.dealId),
       parties: new Map(details.parties.map((p) => [p.id, p])),
@@ -314,6 +353,7 @@ export function dealJson(deal: Deal, details: DealDetails): DealJson {
       deliverables: g.deliverables.get(m.id) ?? [],
       verifications: g.verifications.get(m.id) ?? [],
       settlement: g.settlementOf.get(m.id) ?? null,
+      changeRequests: g.changeRequests.get(m.id) ?? [],
     }),
   );
   const dealSettlements = g.dealSettlements.get(deal.id) ?? [];

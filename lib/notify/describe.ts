@@ -137,6 +137,13 @@ export function describeEvent(c: EventContext): EventText {
         title: `The review window for ${m} has passed`,
         detail: "The creator may now settle it without waiting for the brand.",
       };
+    case "milestone.changes_requested": {
+      const rev = num(d.revision);
+      return {
+        title: `${brand} asked for changes to ${m}${rev && rev > 1 ? ` (revision ${rev})` : ""}`,
+        detail: str(d.message),
+      };
+    }
     case "deposit.received":
       return {
         title: `${deal}: ${usdc(d.received) ?? "a payment"} received at its deposit address`,

@@ -20,6 +20,7 @@ import { AppError, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/events";
 import { scoreToBps } from "@/lib/money";
 import { advanceSettlement } from "@/lib/settle/advance";
+import { changesRequested, sentBackForChanges } from "@/lib/settle/change-requests";
 import {
   type AppealJson,
   appealFor,
@@ -86,6 +87,7 @@ async function decidableMilestone(
     throw new AppError("forbidden", "Only the deal's brand can decide on its milestones.");
   if (deal.status !== "active" && deal.status !== "completed")
     throw new AppError("invalid_state", `The deal is ${deal.status}; there is nothing to decide.`);
+  if (sentBackForChanges(milestone)) throw changesRequested(milestone);
   if (milestone.status === "pending")
     throw new AppError("no_deliverable", "Nothing has been submitted yet.");
   const existing = await findMilestoneSettlement(db, milestone.id);

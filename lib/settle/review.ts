@@ -125,8 +125,18 @@ export async function reviewWindow(
   return { endsAt, creatorMaySettle: windowPassed(endsAt, at) };
 }
 
+/**
+ * Past its due date with nothing ever delivered. A milestone the brand sent back for changes
+ * (`pending` on a submitted revision) is not overdue: the creator delivered on time, and a
+ * change request must not become a way to take the money back.
+ */
 export function isOverdue(m: Milestone, at: Date = now()): boolean {
-  return m.status === "pending" && m.dueAt !== null && m.dueAt.getTime() <= at.getTime();
+  return (
+    m.status === "pending" &&
+    m.revision === 0 &&
+    m.dueAt !== null &&
+    m.dueAt.getTime() <= at.getTime()
+  );
 }
 
 /** The review state of each milestone of one deal (its current revisions), in four queries. */

@@ -31,3 +31,12 @@ export const decisionBody = z.object({
 });
 
 export const appealBody = z.object({ reason });
+
+/** The brand's request for changes: what to change, in plain text (the creator reads it). */
+export const requestChangesBody = z.object({
+  message: z
+    .string({ error: "must be a string" })
+    .trim()
+    .min(1, "Write what should change")
+    .max(2000, "Keep the message under 2,000 characters"),
+});

@@ -27,6 +27,7 @@ import { assignCreatorOnChain } from "@/lib/escrow/deals";
 import { recordEvent } from "@/lib/events/events";
 import { bpsToScore, payoutUnits, scoreToBps, unitsToDecimal } from "@/lib/money";
 import { advanceSettlement, isStillPending, leaseSeconds } from "@/lib/settle/advance";
+import { changesRequested, sentBackForChanges } from "@/lib/settle/change-requests";
 import { estimateRelease } from "@/lib/settle/payment";
 import { decisionVerdictJson, reviewWindow, verdictOfSettlement } from "@/lib/settle/review";
 import { autoSettles, unjudged } from "@/lib/verify/confidence";
@@ -67,17 +68,22 @@ function alreadySettled(s: Settlement): AppError {
   });
 }
 
-/** The gate failed: the milestone is rejected (the creator may submit a new revision). */
+/**
+ * The gate failed: the milestone is rejected (the creator may submit a new revision). When
+ * the brand sent the revision back for changes meanwhile, nothing is rejected: 409.
+ */
 async function reject(db: Db, m: Milestone, v: Verification, actorId: string): Promise<void> {
   await db.transaction(async (tx) => {
     if (await markMilestoneRejected(tx, m.id, v.revision))
-      await recordEvent(tx, {
+      return recordEvent(tx, {
         dealId: m.dealId,
         milestoneId: m.id,
         type: "rejected",
         actorId,
         data: { revision: v.revision, score: v.scoreBps / 10_000, missing: v.missing },
       });
+    const now = await lockMilestone(tx, m.id);
+    if (now && sentBackForChanges(now) && now.revision === v.revision) throw changesRequested(now);
   });
 }
 
@@ -156,6 +162,10 @@ export async function claim(
       throw new AppError("settlement_in_progress", "This milestone is being settled right now.");
     if (locked.status === "refunded")
       throw new AppError("invalid_state", "This milestone's money went back to the brand.");
+    // The brand sent this revision back for changes (after this caller read it): its verdict
+    // or decision no longer counts. (A `pending` milestone on revision 0 is an overdue
+    // refund's, which pays nothing.)
+    if (sentBackForChanges(locked)) throw changesRequested(locked);
     if (locked.revision !== basis.revision)
       throw new AppError(
         "invalid_state",
@@ -292,6 +302,7 @@ export async function settleMilestone(
         : `The deal is ${deal.status}; only a deal a creator has taken can be settled.`,
     );
   if (!settlement) {
+    if (sentBackForChanges(milestone)) throw changesRequested(milestone);
     if (milestone.status === "pending")
       throw new AppError("no_deliverable", "Nothing has been submitted yet.");
     // The brand upheld the rejection of this revision: that is final for it.

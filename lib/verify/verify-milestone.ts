@@ -20,6 +20,7 @@ import { env } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/events";
 import { scoreToBps } from "@/lib/money";
+import { changesRequested, sentBackForChanges } from "@/lib/settle/change-requests";
 import { type Evidence, type EvidenceOptions, fetchEvidence } from "./evidence";
 import { EVIDENCE_TIMEOUT_MS } from "./evidence/fetch";
 import { evidenceOfRow, evidenceRow } from "./evidence/store";
@@ -73,6 +74,8 @@ export async function verdictForRevision(
 ): Promise<Verification> {
   const revision = milestone.revision;
   if (revision < 1) throw noDeliverable();
+  // A revision the brand sent back for changes is not judged (its next one will be).
+  if (sentBackForChanges(milestone)) throw changesRequested(milestone);
   if (known && known.milestoneId === milestone.id && known.revision === revision) return known;
   const existing = await storedVerdict(db, milestone.id, revision);
   if (existing) return existing;

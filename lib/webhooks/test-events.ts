@@ -29,6 +29,7 @@ const milestoneTypes = new Set<DealEventType>([
   "draft.submitted",
   "draft.approved",
   "draft.changes_requested",
+  "milestone.changes_requested",
 ]);
 
 /** A made-up event of `type`, shaped like a real one. */
@@ -44,7 +45,14 @@ export function makeTestEvent(type: DealEventType, now = new Date()): EventJson 
         position: 0,
         title: "Launch post (test)",
         amount: "50",
-        status: type === "paid" ? "paid" : type === "submitted" ? "submitted" : "approved",
+        status:
+          type === "paid"
+            ? "paid"
+            : type === "submitted"
+              ? "submitted"
+              : type === "milestone.changes_requested"
+                ? "pending"
+                : "approved",
         revision: 1,
         dueAt: null,
         refundTxHash: null,
@@ -84,6 +92,14 @@ export function makeTestEvent(type: DealEventType, now = new Date()): EventJson 
       object,
       ...(type === "edited"
         ? { previous_attributes: { title: "Spring launch (draft)", termsVersion: 1 } }
+        : {}),
+      ...(type === "milestone.changes_requested"
+        ? {
+            revision: 1,
+            message: "Please mention the discount code in the first line.",
+            changeRequestId: randomUUID(),
+            previous_attributes: { status: "submitted" },
+          }
         : {}),
     },
   };

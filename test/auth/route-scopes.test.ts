@@ -106,6 +106,7 @@ const BODIES: Record<string, unknown> = {
   "POST /api/milestones/{id}/drafts/{draftId}/request-changes": { message: "add #launch" },
   "POST /api/milestones/{id}/precheck": { url: "https://example.com/p/1" },
   "POST /api/milestones/{id}/refund": { reason: "overdue" },
+  "POST /api/milestones/{id}/request-changes": { message: "Pin the post, please." },
   "POST /api/notifications/read": { all: true },
   "POST /api/settle": { milestoneId: randomUUID() },
   "POST /api/social/posts": { handle: "scopewalk", caption: "hello" },

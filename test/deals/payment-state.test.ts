@@ -52,6 +52,7 @@ const milestone = (patch: Partial<MilestoneJson>): MilestoneJson => ({
   deliverable: null,
   verdict: null,
   settlement: null,
+  changeRequest: null,
   refundTxHash: null,
   ...patch,
 });
