@@ -238,9 +238,10 @@ test("brand posts starter deals, creator delivers, brand verifies and settles, c
   // The dashboard: the deal is paid, none of the brand's deals is open any more (the other
   // two are unfunded), and the wallet's on-chain balance went up by exactly the payout.
   await creator.goto("/creator");
-  await expect(creator.getByTestId("my-deal").filter({ hasText: "TikTok Clip" })).toContainText(
-    "Paid 90.00 USDC",
-  );
+  // Inside <main>: a hidden streamed copy of the list can sit outside it while Next swaps it in.
+  await expect(
+    creator.locator("#main").getByTestId("my-deal").filter({ hasText: "TikTok Clip" }),
+  ).toContainText("Paid 90.00 USDC");
   await expect(creator.getByTestId("open-deal").filter({ hasText: brandEmail })).toHaveCount(0);
   await expect
     .poll(async () => usdc(await walletPanel.getByTestId("usdc-balance").textContent()))
