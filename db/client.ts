@@ -30,7 +30,21 @@ export type DbSettings = {
    * it work instead of opening the database itself (npm run reconcile); unset outside it.
    */
   appUrl?: string;
+  /**
+   * Runs around every top-level transaction (lib/db.ts: a tracing span per transaction,
+   * the "statement group" of the traces); unset, transactions run as they are.
+   */
+  aroundTransaction?: <T>(run: () => Promise<T>) => Promise<T>;
 };
+
+/** Puts `around` around the handle's own transaction() (nested ones are savepoints of it). */
+function wrapTransactions(db: Db, around: DbSettings["aroundTransaction"]): Db {
+  if (!around) return db;
+  const original = db.transaction.bind(db);
+  db.transaction = ((...args: Parameters<Db["transaction"]>) =>
+    around(() => original(...args))) as Db["transaction"];
+  return db;
+}
 
 const globalForDb = globalThis as unknown as {
   __milestoneDb?: Promise<Handle>;
@@ -107,9 +121,11 @@ async function openPglite(location: string, lockInfo: { appUrl?: string }): Prom
 }
 
 /** Opens a database handle (not the process-wide one: that is getDb). */
-export function openDb(s: DbSettings): Promise<Handle> {
-  if (s.url) return openPostgres(s.url);
-  return openPglite(s.pgliteLocation, s.appUrl ? { appUrl: s.appUrl } : {});
+export async function openDb(s: DbSettings): Promise<Handle> {
+  const h = s.url
+    ? await openPostgres(s.url)
+    : await openPglite(s.pgliteLocation, s.appUrl ? { appUrl: s.appUrl } : {});
+  return { ...h, db: wrapTransactions(h.db, s.aroundTransaction) };
 }
 
 function open(): Promise<Handle> {

@@ -129,6 +129,18 @@ const schema = z.object({
   TRUSTED_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   CRON_SECRET: optional,
   /**
+   * Traces (lib/telemetry.ts): where to send them, an OTLP/HTTP collector's traces endpoint
+   * (e.g. https://otel.example/v1/traces). Unset: no spans are recorded or sent.
+   */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalUrl,
+  /** The service name the traces carry. */
+  OTEL_SERVICE_NAME: z.string().min(1).default("milestone"),
+  /**
+   * GET /api/health?detail=1 (behind the cron secret) reports the signer's balance against
+   * this floor, in wei (default 0.01 ETH): below it, payments will soon stop for want of gas.
+   */
+  SIGNER_BALANCE_FLOOR_WEI: z.coerce.bigint().nonnegative().default(10_000_000_000_000_000n),
+  /**
    * Whether search engines may index the site (app/robots.ts). Off by default, so previews and
    * staging stay out of search results: set it on the production deployment only.
    */

@@ -1,8 +1,10 @@
 import "server-only";
-import { pingDatabase } from "@/db/queries/health";
+import { z } from "zod";
+import { pingDatabase, type QueueDepths, queueDepths } from "@/db/queries/health";
 import { chainConfig, publicClient } from "@/lib/chain/config";
-import { stuckTransactionAlert } from "@/lib/chain/sender";
+import { signerAccount, stuckTransactionAlert } from "@/lib/chain/sender";
 import { getDb } from "@/lib/db";
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 
@@ -73,3 +75,45 @@ export async function checkHealth(): Promise<Health> {
     ...(stuck ? { degraded: { stuckTransaction: stuck } } : {}),
   };
 }
+
+export type HealthDetail = {
+  /** What waits for the cron: e-mails, webhook deliveries, unmined transactions. */
+  queues: QueueDepths;
+  /** The service's signer (releases, refunds): its gas money against the floor. */
+  signer: { address: string; balanceWei: string; floorWei: string; belowFloor: boolean } | null;
+};
+
+/**
+ * For operators (GET /api/health?detail=1, behind the cron secret): queue depths, the oldest
+ * unmined transaction's age, and whether the signer can still pay for gas.
+ */
+export async function healthDetail(): Promise<HealthDetail> {
+  const config = chainConfig();
+  const queues = await queueDepths(await getDb(), config.chainId);
+  if (!config.treasuryKey) return { queues, signer: null };
+  const address = signerAccount(config.treasuryKey).address;
+  const balance = await publicClient().getBalance({ address });
+  const floor = env().SIGNER_BALANCE_FLOOR_WEI;
+  if (balance < floor)
+    log.error("the signer's balance is below the floor: payments will stop for want of gas", {
+      address,
+      balanceWei: balance.toString(),
+      floorWei: floor.toString(),
+    });
+  return {
+    queues,
+    signer: {
+      address,
+      balanceWei: balance.toString(),
+      floorWei: floor.toString(),
+      belowFloor: balance < floor,
+    },
+  };
+}
+
+export const healthQuery = z.object({
+  detail: z
+    .enum(["0", "1"])
+    .optional()
+    .describe("1: also queue depths and the signer's balance (needs the cron secret as bearer)"),
+});

@@ -5,6 +5,7 @@ import { AppError, errorResponse, internalErrorBody } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { currentRequestId, REQUEST_ID_HEADER, requestIdOf, withRequestId } from "@/lib/request-id";
 import { addResponseHeaders, withResponseHeaders } from "@/lib/response-headers";
+import { inSpan, routeTemplate } from "@/lib/telemetry";
 
 // The route wrapper every handler uses: parse → authenticate → call → respond.
 // It owns the error envelope so handlers only throw AppError (or let bugs become 500s).
@@ -251,7 +252,19 @@ export function route<
     // The request's id: on the response (Request-Id), in every log line and error envelope.
     const requestId = requestIdOf(req);
     addResponseHeaders(req, { [REQUEST_ID_HEADER]: requestId });
-    return withRequestId(requestId, () => handle(req, ctx));
+    // A span per request (lib/telemetry.ts): the method and the route's template, no query.
+    const template = routeTemplate(new URL(req.url).pathname);
+    return withRequestId(requestId, () =>
+      inSpan(
+        `${req.method} ${template}`,
+        { "http.request.method": req.method, "http.route": template },
+        async (span) => {
+          const res = await handle(req, ctx);
+          span.setAttribute("http.response.status_code", res.status);
+          return res;
+        },
+      ),
+    );
   };
   const handle = async (req: Request, ctx?: NextRouteContext): Promise<Response> => {
     try {

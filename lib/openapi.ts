@@ -83,6 +83,7 @@ import {
   draftUploadBody,
 } from "@/lib/drafts/schemas";
 import { eventListQuery, eventPageResponse } from "@/lib/events/objects";
+import { healthQuery } from "@/lib/health";
 import type { RouteAccess } from "@/lib/http";
 import { ledgerCsvQuery, ledgerQuery } from "@/lib/ledger/ledger";
 import { ledgerCsvResponse, ledgerPageResponse } from "@/lib/ledger/schemas";
@@ -819,10 +820,15 @@ export const endpoints: Endpoint[] = [
     path: "/api/health",
     tag: "Operations",
     auth: false,
-    summary: "Database and chain reachability.",
-    response: "{ ok, db, chain: { chainId, blockNumber, name } }",
+    query: healthQuery,
+    summary:
+      "Database and chain reachability. With ?detail=1 and the cron secret as bearer (operators): queue depths (e-mails, webhook deliveries, unmined transactions), the oldest unmined transaction's age, and the signer's balance against SIGNER_BALANCE_FLOOR_WEI.",
+    response: "{ ok, db, chain: { chainId, blockNumber, name }, degraded?, detail? }",
     responseSchema: healthResponse,
-    errors: ["503 unavailable (details name what is down)"],
+    errors: [
+      "401 unauthenticated (detail=1 without the cron secret)",
+      "503 unavailable (details name what is down)",
+    ],
   },
   {
     method: "GET",

@@ -679,6 +679,35 @@ export const healthResponse = z.object({
     blockNumber: z.number().int().nonnegative(),
     name: z.string(),
   }),
+  degraded: z
+    .object({
+      stuckTransaction: z.object({
+        id: z.string(),
+        purpose: z.string(),
+        ageSeconds: z.number().int(),
+      }),
+    })
+    .optional()
+    .describe("Up, but a transaction has waited to be mined longer than TX_STUCK_ALERT_SECONDS"),
+  detail: z
+    .object({
+      queues: z.object({
+        outbox: z.number().int().describe("E-mails waiting to be sent"),
+        webhooks: z.number().int().describe("Webhook deliveries waiting"),
+        pendingTransactions: z.number().int().describe("Transactions not mined yet"),
+        oldestPendingSeconds: z.number().int().nullable(),
+      }),
+      signer: z
+        .object({
+          address: z.string(),
+          balanceWei: z.string(),
+          floorWei: z.string().describe("SIGNER_BALANCE_FLOOR_WEI"),
+          belowFloor: z.boolean(),
+        })
+        .nullable(),
+    })
+    .optional()
+    .describe("With ?detail=1 and the cron secret: for operators"),
 });
 export const unlockedResponse = z.object({ unlocked: z.literal(true) });
 export const starterDealsResponse = z.object({

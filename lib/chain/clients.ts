@@ -14,6 +14,7 @@ import {
   type WalletClient,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { inSpan, rpcMethodOf } from "@/lib/telemetry";
 
 // viem clients built from explicit configuration (callers pass what lib/env resolved).
 
@@ -50,6 +51,21 @@ const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
  */
 export const rpcFetch = ((input: string | URL, init?: RequestInit): Promise<Response> => {
   const url = new URL(String(input));
+  // A span per JSON-RPC call (lib/telemetry.ts): its method and the node's host, never the
+  // URL's path (a hosted RPC URL carries its key there).
+  const method = rpcMethodOf(init?.body);
+  return inSpan(
+    `rpc ${method}`,
+    { "rpc.system": "jsonrpc", "rpc.method": method, "server.address": url.hostname },
+    async (span) => {
+      const res = await rpcRequest(url, init);
+      span.setAttribute("http.response.status_code", res.status);
+      return res;
+    },
+  );
+}) as typeof fetch;
+
+function rpcRequest(url: URL, init?: RequestInit): Promise<Response> {
   const secure = url.protocol === "https:";
   return new Promise<Response>((resolve, reject) => {
     const req = (secure ? httpsRequest : httpRequest)(
@@ -91,7 +107,7 @@ export const rpcFetch = ((input: string | URL, init?: RequestInit): Promise<Resp
     req.on("error", reject);
     req.end(typeof init?.body === "string" ? init.body : undefined);
   });
-}) as typeof fetch;
+}
 
 function transport(config: ChainClientConfig): Transport {
   const one = (url: string, retryCount = config.retryCount ?? 2): HttpTransport =>

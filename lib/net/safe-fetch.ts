@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import { type Env, env, fetchAllowedHosts, isProduction } from "@/lib/env";
 import { log } from "@/lib/log";
+import { inSpan } from "@/lib/telemetry";
 import { blockedAddressReason } from "./ip";
 
 // The one way the server reaches a URL a user gave it (evidence posts, webhook endpoints):
@@ -92,10 +93,23 @@ const hostKey = (u: URL) => `${bareHost(u)}:${defaultPort(u)}`.toLowerCase();
 const bareHost = (u: URL) => u.hostname.replace(/^\[(.*)\]$/, "$1");
 
 /** Fetch a URL under the outbound policy; throws SafeFetchError when refused. */
-export async function safeFetch(
-  input: string,
-  options: SafeFetchOptions = {},
-): Promise<SafeResponse> {
+export function safeFetch(input: string, options: SafeFetchOptions = {}): Promise<SafeResponse> {
+  // A span per outbound fetch (lib/telemetry.ts): the host only (a webhook URL may carry a
+  // secret in its path or query).
+  let host = "invalid";
+  try {
+    host = new URL(input).hostname;
+  } catch {
+    // refused below, with the reason
+  }
+  return inSpan(`fetch ${host}`, { "server.address": host }, async (span) => {
+    const res = await safeFetchOnce(input, options);
+    span.setAttribute("http.response.status_code", res.status);
+    return res;
+  });
+}
+
+async function safeFetchOnce(input: string, options: SafeFetchOptions): Promise<SafeResponse> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   // A referenced timer (AbortSignal.timeout's is not): the deadline fires even when nothing
   // else keeps the process running, and it is cleared as soon as the fetch settles.

@@ -1,8 +1,10 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as healthRoute from "@/app/api/health/route";
-import { closeDb } from "@/db/client";
+import { closeDb, getDb } from "@/db/client";
+import { emailOutbox } from "@/db/schema";
 import { type AnvilInstance, startAnvil } from "@/lib/chain/anvil";
+import { cronSecret } from "@/lib/cron";
 import { resetEnvCache } from "@/lib/env";
 import { setChainEnv } from "../helpers/chain-env";
 import { call } from "../helpers/http";
@@ -65,6 +67,63 @@ describe("GET /api/health", () => {
       db: "ok",
       chain: { chainId: 31337, blockNumber: expect.any(Number), name: expect.any(String) },
     });
+  });
+
+  // A deployment's cron secret (on PostgreSQL nothing is generated under DATA_DIR).
+  let savedSecret: string | undefined;
+  beforeAll(() => {
+    savedSecret = process.env.CRON_SECRET;
+    process.env.CRON_SECRET = "health-detail-secret-0123456789abcdef";
+    resetEnvCache();
+  });
+  afterAll(() => {
+    if (savedSecret === undefined) delete process.env.CRON_SECRET;
+    else process.env.CRON_SECRET = savedSecret;
+    resetEnvCache();
+  });
+
+  it("?detail=1 needs the cron secret: without it 401, and nothing is revealed", async () => {
+    const res = await call(healthRoute.GET, { path: "/api/health?detail=1" });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe("unauthenticated");
+    expect(JSON.stringify(res.body)).not.toContain("queues");
+  });
+
+  it("?detail=1 with the cron secret: queue depths, the oldest unmined age, the signer's gas against the floor", async () => {
+    await (await getDb())
+      .insert(emailOutbox)
+      .values({ toAddress: "ops@example.test", subject: "queued", body: "queued" });
+    const detail = (floor: string) => {
+      process.env.SIGNER_BALANCE_FLOOR_WEI = floor;
+      resetEnvCache();
+      return call(healthRoute.GET, {
+        path: "/api/health?detail=1",
+        token: cronSecret() as string,
+      });
+    };
+    const saved = process.env.SIGNER_BALANCE_FLOOR_WEI;
+    try {
+      const fine = await detail("1");
+      expect(fine.status, JSON.stringify(fine.body)).toBe(200);
+      expect(fine.body).toMatchObject({ ok: true, db: "ok" });
+      const { queues, signer } = fine.body.detail;
+      expect(queues.outbox).toBeGreaterThanOrEqual(1);
+      expect(queues).toEqual({
+        outbox: expect.any(Number),
+        webhooks: expect.any(Number),
+        pendingTransactions: expect.any(Number),
+        oldestPendingSeconds: queues.pendingTransactions ? expect.any(Number) : null,
+      });
+      expect(signer).toMatchObject({ address: expect.stringMatching(/^0x/), belowFloor: false });
+      expect(BigInt(signer.balanceWei)).toBeGreaterThan(0n);
+      // A floor above what the signer holds: flagged (and logged at error level).
+      const low = await detail((BigInt(signer.balanceWei) + 1n).toString());
+      expect(low.body.detail.signer.belowFloor).toBe(true);
+    } finally {
+      if (saved === undefined) delete process.env.SIGNER_BALANCE_FLOOR_WEI;
+      else process.env.SIGNER_BALANCE_FLOOR_WEI = saved;
+      resetEnvCache();
+    }
   });
 
   it("503 unavailable naming the chain when its RPC does not answer", async () => {
