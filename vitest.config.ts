@@ -25,6 +25,7 @@ const standalone = [
   "test/verify/eval.test.ts",
   "test/verify/rubric.test.ts",
   "test/verify/providers.test.ts",
+  "test/verify/calibration.test.ts",
   "test/contracts/anvil.test.ts",
   "test/contracts/token.test.ts",
   "test/contracts/registry.test.ts",

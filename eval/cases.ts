@@ -6,6 +6,7 @@ import { evidenceContentHash } from "@/lib/verify/evidence";
 import type { Evidence } from "@/lib/verify/evidence/types";
 import type { VerifierInput } from "@/lib/verify/verdict";
 import { generatedCases } from "./generate";
+import { judgementCases } from "./judgement";
 
 // The labelled eval cases (eval/cases.json): the post as fetched, what the creator typed,
 // the handle they declared, and the expected verdict.
@@ -59,10 +60,13 @@ export type EvalCase = z.infer<typeof evalCase>;
 
 export const CASES_FILE = path.join(import.meta.dirname, "cases.json");
 
-/** The hand-written cases (eval/cases.json), then the generated ones (eval/generate.ts). */
+/**
+ * The hand-written cases (eval/cases.json), then the generated ones: rules (eval/generate.ts)
+ * and judgement (eval/judgement.ts).
+ */
 export function loadCases(file = CASES_FILE): EvalCase[] {
   const doc = JSON.parse(readFileSync(file, "utf8")) as { cases: unknown };
-  const cases = [...z.array(evalCase).parse(doc.cases), ...generatedCases()];
+  const cases = [...z.array(evalCase).parse(doc.cases), ...generatedCases(), ...judgementCases()];
   const ids = new Set(cases.map((c) => c.id));
   if (ids.size !== cases.length) throw new Error("eval case ids must be unique");
   return cases;

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { calibrationSchema } from "@/lib/verify/calibration";
 
 // The only reader of process.env. Every setting has an embedded default so that
 // `npm run dev` and `npm test` need nothing configured; production settings that
@@ -19,6 +20,30 @@ const address = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
   .optional();
+
+/** A calibration as `npm run eval` prints it (JSON); empty or unset: none. */
+const calibrationJson = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return undefined;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(v);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "must be the JSON line npm run eval prints" });
+      return z.NEVER;
+    }
+    const parsed = calibrationSchema.safeParse(raw);
+    if (!parsed.success) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be the JSON line npm run eval prints (${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")})`,
+      });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
 
 export const chainNames = ["local", "base-sepolia", "sepolia", "arc-testnet", "base"] as const;
 
@@ -103,6 +128,12 @@ const schema = z.object({
   AI_MODEL: optional,
   AI_API_KEY: optional,
   AI_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /**
+   * The calibration of the configured model's own probability (lib/verify/calibration.ts),
+   * fitted on the eval's tune split by `npm run eval`, which prints this JSON. Unset, or fitted
+   * for another model: a single model's judgement of criteria stays uncertain (0.5).
+   */
+  AI_CALIBRATION: calibrationJson,
 
   /** How long one webhook delivery may take (connect, send, answer) before it counts as failed. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),

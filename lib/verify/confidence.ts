@@ -8,8 +8,11 @@ import type { VerifierInput } from "./verdict";
 // - What rules decide is certain (1): a required hashtag, mention or link missing from the
 //   fetched caption, a post by someone else, a score the rubric computes from the post.
 // - What no rule decides is not: free-text criteria (judgement-only: "shows the bottle")
-//   that the rubric cannot judge or that one model judged with nothing to calibrate it (no
-//   log-probabilities are asked for), and a post that could not be read.
+//   that the rubric cannot judge or that one model judged with nothing to calibrate it, and a
+//   post that could not be read.
+// - One model's confidence on criteria is its own probability for its judgement (token
+//   log-probabilities, lib/verify/logprobs.ts) calibrated on the eval (lib/verify/
+//   calibration.ts, AI_CALIBRATION); without a calibration for the model it is UNCERTAIN.
 // - A panel's confidence on criteria is the share of its models that agree with the majority.
 // Without criteria, a verdict rests on what the rules check: it is certain.
 //

@@ -9,10 +9,12 @@ import {
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { type Calibration, calibrate } from "./calibration";
 import { deterministicCheck } from "./checks";
 import { CERTAIN, UNCERTAIN, verdictConfidence } from "./confidence";
 import { clampScore, guardVerdict, modelDeductions } from "./guards";
 import { panelModelId } from "./labels";
+import { judgementProbability, logprobsOfResult, logprobsRequest } from "./logprobs";
 import { buildPrompt, PROMPT_VERSION } from "./prompt";
 import { verifierModel } from "./providers";
 import { RUBRIC_MODEL_ID, rubricVerdict } from "./rubric";
@@ -36,6 +38,18 @@ export type VerifierOptions = {
   retryDelayMs?: number;
   /** Several models instead of one: the majority decides, their agreement is the confidence. */
   panel?: PanelMember[];
+  /**
+   * How to turn the model's own probability for its judgement into a confidence
+   * (lib/verify/calibration.ts). Omitted: the configured model's (AI_CALIBRATION), none for a
+   * model passed in. null or none: the probability is not trusted; a judged criterion stays
+   * UNCERTAIN.
+   */
+  calibration?: Calibration | null;
+  /**
+   * Ask the provider for token log-probabilities (default: when there is a calibration to use
+   * them). The eval asks without one, to fit one.
+   */
+  logprobs?: boolean;
 };
 
 export type PanelMember = { model: LanguageModel; id: string };
@@ -48,6 +62,11 @@ export type VerifierResult = {
   latencyMs: number;
   inputTokens: number | null;
   outputTokens: number | null;
+  /**
+   * The model's own probability for the judgement it gave (`approved`), read from token
+   * log-probabilities, before any calibration; null when there were none (lib/verify/logprobs.ts).
+   */
+  rawProbability: number | null;
 };
 
 const DEFAULT_MAX_RETRIES = 2;
@@ -123,7 +142,7 @@ export async function runVerifier(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const { missing } = deterministicCheck(input);
-  const bare = { promptVersion: null, inputTokens: null, outputTokens: null };
+  const bare = { promptVersion: null, inputTokens: null, outputTokens: null, rawProbability: null };
   if (input.evidence.status !== "ok") {
     const verdict = guardVerdict(
       {
@@ -154,17 +173,29 @@ export async function runVerifier(
     return { ...bare, verdict, model: RUBRIC_MODEL_ID, latencyMs: elapsed() };
   }
   const modelId = opts.modelId ?? configured?.id ?? modelLabel(model);
+  const calibration = opts.calibration !== undefined ? opts.calibration : configured?.calibration;
+  const logprobs = opts.logprobs ?? !!calibration;
   const tokens: Tokens = { input: null, output: null };
-  const answer = await askModel(input, model, modelId, opts, tokens, elapsed);
+  const { answer, probability } = await askModel(
+    input,
+    model,
+    modelId,
+    { ...opts, logprobs },
+    tokens,
+    elapsed,
+  );
+  // One model: without criteria it judged nothing the rules do not (certain). With criteria,
+  // its own probability for its judgement, calibrated on the eval, is the confidence; with no
+  // calibration (or no log-probabilities) nothing says how far to trust it: uncertain.
+  const judged =
+    input.requirements.criteria.length === 0
+      ? CERTAIN
+      : calibration && probability !== null
+        ? calibrate(calibration, probability)
+        : UNCERTAIN;
   const verdict = guardVerdict(answer, missing, {
     deductions: modelDeductions(clampScore(answer.score), mergedMissing(answer, missing)),
-    // One model, nothing to calibrate it with: the criteria it judged leave it uncertain;
-    // without criteria it judged nothing the rules do not.
-    confidence: verdictConfidence(
-      input,
-      missing,
-      input.requirements.criteria.length === 0 ? CERTAIN : UNCERTAIN,
-    ),
+    confidence: verdictConfidence(input, missing, judged),
   });
   return {
     verdict,
@@ -173,6 +204,7 @@ export async function runVerifier(
     latencyMs: elapsed(),
     inputTokens: tokens.input,
     outputTokens: tokens.output,
+    rawProbability: probability,
   };
 }
 
@@ -195,8 +227,8 @@ async function runPanel(
   const tokens: Tokens = { input: null, output: null };
   const answers = await Promise.all(
     panel.map((m) =>
-      askModel(input, m.model, m.id, opts, tokens, elapsed).then(
-        (answer) => ({ id: m.id, verdict: guardVerdict(answer, missing) }),
+      askModel(input, m.model, m.id, { ...opts, logprobs: false }, tokens, elapsed).then(
+        ({ answer }) => ({ id: m.id, verdict: guardVerdict(answer, missing) }),
         (err: unknown) => {
           log.warn("panel member failed; it abstains", { err, model: m.id });
           return null;
@@ -241,10 +273,14 @@ async function runPanel(
     latencyMs: elapsed(),
     inputTokens: tokens.input,
     outputTokens: tokens.output,
+    rawProbability: null,
   };
 }
 
-/** One model's raw answer (unguarded), with bounded retries; 502 verifier_unavailable at the end. */
+/**
+ * One model's raw answer (unguarded) and its own probability for its judgement when asked for
+ * log-probabilities and given them, with bounded retries; 502 verifier_unavailable at the end.
+ */
 async function askModel(
   input: VerifierInput,
   model: LanguageModel,
@@ -252,7 +288,7 @@ async function askModel(
   opts: VerifierOptions,
   tokens: Tokens,
   elapsed: () => number,
-): Promise<ModelVerdict> {
+): Promise<{ answer: ModelVerdict; probability: number | null }> {
   const timeoutMs = opts.timeoutMs ?? env().AI_TIMEOUT_MS;
   const maxRetries = Math.max(0, opts.maxRetries ?? DEFAULT_MAX_RETRIES);
   const retryDelayMs = opts.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
@@ -271,11 +307,18 @@ async function askModel(
           prompt,
           abortSignal: signal,
           maxRetries: 0,
+          // Keyed by provider: an OpenAI-compatible server gets `logprobs` in its body, any
+          // other provider ignores it.
+          ...(opts.logprobs ? { providerOptions: logprobsRequest } : {}),
         }),
         abortion(signal),
       ]);
       addUsage(tokens, result.usage);
-      return result.output;
+      const entries = opts.logprobs ? logprobsOfResult(result.providerMetadata) : null;
+      return {
+        answer: result.output,
+        probability: entries ? judgementProbability(entries) : null,
+      };
     } catch (err) {
       const kind = classifyFailure(err);
       if (NoObjectGeneratedError.isInstance(err)) addUsage(tokens, err.usage);

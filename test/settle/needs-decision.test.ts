@@ -11,6 +11,7 @@ import type { TestUser } from "../helpers/users";
 import {
   type Answer,
   answering,
+  answeringWithLogprobs,
   approve,
   launchRequirements,
   launchRules,
@@ -242,5 +243,30 @@ describe("the deal's auto-settle threshold", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.outcome).toBe("paid");
     expect(res.body.verdict.confidence).toBe(1);
+  });
+
+  it("a model's calibrated probability decides for one model: sure enough settles at the default, less sure goes to the brand", async () => {
+    const { brand, creator } = await parties();
+    // Fitted so that a raw 0.999 becomes about 0.95 and a raw 0.9 about 0.72.
+    const calibration = { model: "mock", method: "platt" as const, a: 0.43, b: 0 };
+    const sure = await submittedMilestone(brand, creator, undefined, launchRequirements);
+    const paid = await settleWith(brand, sure.milestoneId, {
+      ...fast,
+      model: answeringWithLogprobs(approve, 0.999),
+      calibration,
+    });
+    expect(paid.outcome).toBe("paid");
+    expect(paid.verdict.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(paid.verdict.confidence).toBeLessThan(1);
+
+    const unsure = await submittedMilestone(brand, creator, undefined, launchRequirements);
+    await expect(
+      settleWith(brand, unsure.milestoneId, {
+        ...fast,
+        model: answeringWithLogprobs(approve, 0.9),
+        calibration,
+      }),
+    ).rejects.toMatchObject({ code: "needs_decision", details: { threshold: 0.9 } });
+    expect(await settlementRows(unsure.milestoneId)).toEqual([]);
   });
 });

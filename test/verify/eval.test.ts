@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { loadCases, splitOf } from "@/eval/cases";
+import { type EvalCase, loadCases, splitOf } from "@/eval/cases";
 import { obedientAnswer } from "@/eval/obedient";
-import { chooseThreshold, evaluate, supports, verifiers, wilsonUpper } from "@/eval/run";
+import {
+  calibrationReport,
+  chooseThreshold,
+  evaluate,
+  judgedByModel,
+  supports,
+  verifiers,
+  wilsonUpper,
+} from "@/eval/run";
 import { AUTO_SETTLE_CONFIDENCE } from "@/lib/verify/confidence";
 
 // The eval set (hand-written and generated) through the rubric and the obedient model (which
@@ -96,4 +104,45 @@ describe("eval set", () => {
       const chosen = chooseThreshold(report.results.filter((r) => r.split === "tune"));
       expect(supports(chosen, AUTO_SETTLE_CONFIDENCE)).toBe(true);
     });
+
+  it("judging-mock (log-probabilities): calibrated on the tune split only, better calibrated on the held-out one", async () => {
+    const v = verifiers().find((x) => x.name === "judging-mock");
+    if (!v) throw new Error("no judging mock");
+    const report = await evaluate(cases, v);
+    expect(report.deterministic.falseApprovals).toBe(0);
+    expect(report.deterministic.attackSuccesses).toBe(0);
+    expect(report.errors).toBe(0);
+    // Uncalibrated, its judgement stays uncertain: nothing it judged settles on its own.
+    const judged = report.results.filter((r) =>
+      judgedByModel(cases.find((c) => c.id === r.id) as EvalCase),
+    );
+    expect(judged.length).toBeGreaterThanOrEqual(90);
+    expect(judged.every((r) => r.rawProbability !== null && r.confidence === 0.5)).toBe(true);
+
+    const fitted = calibrationReport(cases, report, "eval:judging");
+    if (!fitted) throw new Error("no calibration");
+    const tuneJudged = judged.filter((r) => r.split === "tune");
+    expect(fitted.calibration.cases).toBe(tuneJudged.length);
+    // The held-out results play no part in the fit: flipping them changes nothing.
+    const flipped = {
+      ...report,
+      results: report.results.map((r) =>
+        r.split === "held-out" ? { ...r, correct: !r.correct } : r,
+      ),
+    };
+    const again = calibrationReport(cases, flipped, "eval:judging");
+    expect(again?.calibration).toEqual(fitted.calibration);
+
+    const held = fitted.splits["held-out"];
+    expect(held.cases).toBe(judged.length - tuneJudged.length);
+    // Raw, it claims ≥ 95 % and is right about half the time; calibrated, the gap closes.
+    expect(held.eceRaw).toBeGreaterThan(0.3);
+    expect(held.eceCalibrated).toBeLessThan(held.eceRaw / 2);
+    expect(held.raw.auto).toBe(held.cases);
+    expect(held.raw.agreement).toBeLessThan(0.9);
+    // What the calibrated confidence lets settle at the default threshold agrees ≥ 98 %.
+    if (held.calibrated.auto > 0) expect(held.calibrated.agreement).toBeGreaterThanOrEqual(0.98);
+    for (const split of ["tune", "held-out"] as const)
+      expect(fitted.calibrated.splits[split].autoAgreement).toBeGreaterThanOrEqual(0.98);
+  });
 });

@@ -6,11 +6,13 @@ import * as deliverableRoute from "@/app/api/milestones/[id]/deliverable/route";
 import { getDb } from "@/db/client";
 import { milestones, type Requirements, verifications } from "@/db/schema";
 import type { Evidence } from "@/lib/verify/evidence";
+import { LOGPROBS_PROVIDER } from "@/lib/verify/logprobs";
 import type { VerifierInput } from "@/lib/verify/verdict";
 import { fundDeal } from "../helpers/fund-deal";
 import { call } from "../helpers/http";
 import { publishOnSandbox } from "../helpers/sandbox-platform";
 import type { TestUser } from "../helpers/users";
+import { recordedVerdict } from "./logprob-fixtures";
 
 // Deals with deliverables made through the real routes, and mock models for the AI path.
 // A deliverable is evidence-backed: `submit` publishes its text on the sandbox platform first
@@ -135,6 +137,21 @@ export function answering(
   if (typeof answer === "function") return new MockLanguageModelV3({ doGenerate: answer });
   const text = typeof answer === "string" ? answer : JSON.stringify(answer);
   return new MockLanguageModelV3({ doGenerate: async () => textResult(text) });
+}
+
+/**
+ * A mock model answering `answer` with token log-probabilities, as the OpenAI-compatible
+ * provider hands them over (lib/verify/providers.ts: `providerMetadata.openaiCompatible.logprobs`,
+ * the response's `choices[0].logprobs.content`): `pTrue` is its probability of "approved": true.
+ */
+export function answeringWithLogprobs(answer: Answer, pTrue: number): MockLanguageModelV3 {
+  const { text, logprobs } = recordedVerdict(answer, pTrue);
+  return new MockLanguageModelV3({
+    doGenerate: async () => ({
+      ...textResult(text),
+      providerMetadata: { [LOGPROBS_PROVIDER]: { logprobs } },
+    }),
+  });
 }
 
 /** The user prompt a mock model received on its n-th call. */

@@ -2,9 +2,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
+import { calibrate } from "@/lib/verify/calibration";
 import { verifierModel } from "@/lib/verify/providers";
 import { runVerifier } from "@/lib/verify/verifier";
-import { inputFor } from "./fixtures";
+import { inputFor, launchRequirements } from "./fixtures";
+import { recordedCompletion } from "./logprob-fixtures";
 
 // The provider choice, and the OpenAI-compatible path end to end against a local server
 // that speaks the chat-completions protocol.
@@ -120,5 +122,72 @@ describe("OpenAI-compatible endpoint", () => {
     const res = await runVerifier(input, { model: chosen.model, retryDelayMs: 1 });
     expect(res.verdict).toMatchObject({ approved: false, score: 0.3, missing: ["x"] });
     expect(seen).toHaveLength(2);
+  });
+});
+
+describe("the model's own probability (log-probabilities), calibrated", () => {
+  const calibration = { model: "judge-small", method: "platt", a: 0.5, b: -0.2, cases: 40 };
+  const withCriteria = inputFor(undefined, { requirements: launchRequirements });
+  const answer = { approved: true, score: 0.9, reasoning: "Shows the app.", missing: [] };
+  const at = (env: Record<string, string>) =>
+    verifierModel(parseEnv({ AI_BASE_URL: baseURL, AI_MODEL: "judge-small", ...env }));
+
+  it("with a calibration for the model: asks for log-probabilities and calibrates the judgement's", async () => {
+    const chosen = at({ AI_CALIBRATION: JSON.stringify(calibration) });
+    expect(chosen?.calibration).toEqual(calibration);
+    if (!chosen) throw new Error("no model");
+    seen.length = 0;
+    reply = () => ({ status: 200, body: recordedCompletion(answer, 0.97, "judge-small") });
+    const res = await runVerifier(withCriteria, {
+      model: chosen.model,
+      modelId: chosen.id,
+      calibration: chosen.calibration,
+      retryDelayMs: 1,
+    });
+    expect(seen[0]?.body).toMatchObject({ logprobs: true, top_logprobs: 5 });
+    expect(res.rawProbability).toBeCloseTo(0.97, 6);
+    expect(res.verdict.approved).toBe(true);
+    expect(res.verdict.confidence).toBeCloseTo(calibrate(calibration, 0.97), 4);
+    expect(res.verdict.confidence).not.toBe(0.5);
+  });
+
+  it("without one (unset, or fitted for another model): nothing is asked and the judgement stays uncertain", async () => {
+    const envs: Record<string, string>[] = [
+      {},
+      { AI_CALIBRATION: JSON.stringify({ ...calibration, model: "other" }) },
+    ];
+    for (const env of envs) {
+      const chosen = at(env);
+      expect(chosen?.calibration).toBeNull();
+      if (!chosen) throw new Error("no model");
+      seen.length = 0;
+      reply = () => ({ status: 200, body: recordedCompletion(answer, 0.97, "judge-small") });
+      const res = await runVerifier(withCriteria, {
+        model: chosen.model,
+        modelId: chosen.id,
+        calibration: chosen.calibration,
+        retryDelayMs: 1,
+      });
+      expect(seen[0]?.body).not.toHaveProperty("logprobs");
+      expect(res.rawProbability).toBeNull();
+      expect(res.verdict.confidence).toBe(0.5);
+    }
+  });
+
+  it("a provider that returns no log-probabilities leaves it uncertain; a malformed calibration is refused at start", async () => {
+    const chosen = at({ AI_CALIBRATION: JSON.stringify(calibration) });
+    if (!chosen) throw new Error("no model");
+    reply = () => ({ status: 200, body: completion(JSON.stringify(answer)) });
+    const res = await runVerifier(withCriteria, {
+      model: chosen.model,
+      calibration: chosen.calibration,
+      retryDelayMs: 1,
+    });
+    expect(res.rawProbability).toBeNull();
+    expect(res.verdict.confidence).toBe(0.5);
+    expect(() => at({ AI_CALIBRATION: "platt 0.5 -0.2" })).toThrow(/AI_CALIBRATION/);
+    expect(() => at({ AI_CALIBRATION: JSON.stringify({ model: "m", a: 1 }) })).toThrow(
+      /AI_CALIBRATION/,
+    );
   });
 });

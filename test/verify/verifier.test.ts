@@ -2,15 +2,20 @@ import { APICallError } from "ai";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { AppError } from "@/lib/errors";
+import { calibrate } from "@/lib/verify/calibration";
 import { verifierLabel } from "@/lib/verify/labels";
+import { LOGPROBS_PROVIDER } from "@/lib/verify/logprobs";
 import { classifyFailure, runVerifier } from "@/lib/verify/verifier";
 import { verifyMilestone } from "@/lib/verify/verify-milestone";
 import { makeUser, type TestUser } from "../helpers/users";
 import {
   answering,
+  answeringWithLogprobs,
   approve,
   goodDeliverable,
   inputFor,
+  launchRequirements,
+  launchRules,
   promptText,
   storedVerifications,
   submittedMilestone,
@@ -142,6 +147,54 @@ describe("runVerifier with a model", () => {
     expect(classifyFailure(apiError(400))).toBe("fatal");
     expect(classifyFailure(new DOMException("t", "TimeoutError"))).toBe("transient");
     expect(classifyFailure(new Error("bug"))).toBe("fatal");
+  });
+});
+
+describe("one model's own probability, calibrated", () => {
+  const withCriteria = inputFor(undefined, { requirements: launchRequirements });
+  const calibration = { model: "mock", method: "platt" as const, a: 0.6, b: 0.4 };
+
+  it("asks for log-probabilities when calibrated, and the calibrated probability is the confidence", async () => {
+    const model = answeringWithLogprobs(approve, 0.995);
+    const res = await runVerifier(withCriteria, { ...fast, model, calibration });
+    expect(model.doGenerateCalls[0]?.providerOptions).toEqual({
+      [LOGPROBS_PROVIDER]: { logprobs: true, top_logprobs: 5 },
+    });
+    expect(res.rawProbability).toBeCloseTo(0.995, 6);
+    expect(res.verdict.confidence).toBeCloseTo(calibrate(calibration, 0.995), 4);
+    expect(res.verdict.confidence).toBeGreaterThan(0.9);
+    // A rejection: the probability of "false".
+    const no = answeringWithLogprobs({ ...approve, approved: false, missing: ["bottle"] }, 0.4);
+    const rejected = await runVerifier(withCriteria, { ...fast, model: no, calibration });
+    expect(rejected.rawProbability).toBeCloseTo(0.6, 6);
+    expect(rejected.verdict.approved).toBe(false);
+  });
+
+  it("without a calibration the raw probability is not trusted: nothing asked, 0.5", async () => {
+    const model = answeringWithLogprobs(approve, 0.995);
+    const res = await runVerifier(withCriteria, { ...fast, model });
+    expect(model.doGenerateCalls[0]?.providerOptions).toBeUndefined();
+    expect(res.verdict.confidence).toBe(0.5);
+    // Asked for (as the eval does) it is reported raw, and still not used.
+    const asked = await runVerifier(withCriteria, { ...fast, model, logprobs: true });
+    expect(asked.rawProbability).toBeCloseTo(0.995, 6);
+    expect(asked.verdict.confidence).toBe(0.5);
+  });
+
+  it("a calibration with no log-probabilities in the answer, or no criteria to judge, changes nothing", async () => {
+    const plain = await runVerifier(withCriteria, {
+      ...fast,
+      model: answering(approve),
+      calibration,
+    });
+    expect(plain.rawProbability).toBeNull();
+    expect(plain.verdict.confidence).toBe(0.5);
+    const rules = await runVerifier(inputFor(undefined, { requirements: launchRules }), {
+      ...fast,
+      model: answeringWithLogprobs(approve, 0.6),
+      calibration,
+    });
+    expect(rules.verdict.confidence).toBe(1);
   });
 });
 
