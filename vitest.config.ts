@@ -32,6 +32,7 @@ const standalone = [
   "test/contracts/escrow.test.ts",
   "test/chain/deploy-script.test.ts",
   "test/db/data-dir-lock.test.ts",
+  "test/db/migrations.test.ts",
 ];
 
 export default defineConfig({
