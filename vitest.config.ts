@@ -17,6 +17,7 @@ const standalone = [
   "test/auth/safe-next.test.ts",
   "test/chain/rpc-fetch.test.ts",
   "test/foundation/openapi.test.ts",
+  "test/docs/examples.test.ts",
   "test/settle/payout.test.ts",
   "test/verify/checks.test.ts",
   "test/verify/disclosure.test.ts",

@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
 import { signInThroughDemoId } from "./journey";
 
 // API keys in the browser: a signed-in user creates a key on Settings → API keys, sees it once,
@@ -88,4 +89,68 @@ test("try an API key on /docs", async ({ page, request }) => {
   await expect(result).toContainText("200");
   await expect(result).toContainText("ratelimit-remaining");
   await expect(result).toContainText(session.user.email);
+});
+
+/** Serious and critical axe violations of the page as it is now. */
+async function axeProblems(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} — ${n.failureSummary}`));
+}
+
+test("/docs: examples to copy, and Try it pre-filled with a request that works", async ({
+  page,
+  request,
+}) => {
+  const idToken = (
+    await (
+      await request.post("/api/dev/id-token", {
+        data: { email: `docs-brand-${Date.now()}@example.test` },
+      })
+    ).json()
+  ).idToken;
+  const session = await (
+    await request.post("/api/auth/session", { data: { idToken, profileType: "organization" } })
+  ).json();
+  const created = await request.post("/api/keys", {
+    headers: { authorization: `Bearer ${session.token}` },
+    data: { name: "docs", scopes: ["read", "write"] },
+  });
+  const { key } = await created.json();
+
+  await page.goto("/docs");
+  await expect(page.getByRole("heading", { name: "Quickstart" })).toBeVisible();
+  await expect(page.getByText("1. Create an API key")).toBeVisible();
+
+  // One endpoint's examples: curl, the typed client, an example answer.
+  const card = page
+    .locator("article")
+    .filter({ has: page.getByText("/api/deals", { exact: true }) })
+    .filter({ has: page.getByText("POST", { exact: true }) });
+  await card.getByText("Examples: curl, TypeScript, response").click();
+  await expect(card.getByText(/curl -X POST '.*\/api\/deals'/)).toBeVisible();
+  await expect(card.getByText('api.call("POST", "/api/deals"')).toBeVisible();
+  await expect(card.getByText('"deal": {')).toBeVisible();
+  expect(await axeProblems(page)).toEqual([]);
+  await card.screenshot({ path: "e2e/screenshots/docs-examples.png" });
+  await page.setViewportSize({ width: 375, height: 812 });
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+    .toBeLessThanOrEqual(375);
+  expect(await axeProblems(page)).toEqual([]);
+  await card.screenshot({ path: "e2e/screenshots/docs-examples-375.png" });
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // Try it: the pre-filled body creates a deal as it stands.
+  const panel = page.getByTestId("try-it");
+  await panel.getByLabel("API key").fill(key);
+  await panel.getByLabel("Endpoint").selectOption({ label: "POST /api/deals" });
+  await expect(panel.getByLabel("JSON body")).toHaveValue(/"milestones"/);
+  await panel.getByRole("button", { name: "Send POST" }).click();
+  const result = panel.getByTestId("try-it-result");
+  await expect(result).toContainText("201");
+  await expect(result).toContainText('"status": "unfunded"');
 });

@@ -225,6 +225,16 @@ export function routeAccess(handler: unknown): RouteAccess | undefined {
   return (handler as unknown as { [ROUTE_ACCESS]?: RouteAccess })[ROUTE_ACCESS];
 }
 
+/** Marks the handlers route() made with the zod schemas they validate with. */
+export const ROUTE_SCHEMAS = Symbol.for("milestone.routeSchemas");
+export type RouteSchemas = { body?: AnySchema; query?: AnySchema; params?: AnySchema };
+
+/** The schemas a route() handler validates its body, query and path with (tests, /docs). */
+export function routeSchemas(handler: unknown): RouteSchemas | undefined {
+  if (typeof handler !== "function") return undefined;
+  return (handler as unknown as { [ROUTE_SCHEMAS]?: RouteSchemas })[ROUTE_SCHEMAS];
+}
+
 function accessOf(opts: {
   auth?: Authenticator<unknown> & { [TAKES_API_KEYS]?: true };
   scope?: ApiKeyScope;
@@ -291,7 +301,8 @@ export function route<
       return withResponseHeaders(req, toErrorResponse(err, req));
     }
   };
-  return Object.assign(wrapped, { [ROUTE_ACCESS]: access });
+  const schemas: RouteSchemas = { body: opts.body, query: opts.query, params: opts.params };
+  return Object.assign(wrapped, { [ROUTE_ACCESS]: access, [ROUTE_SCHEMAS]: schemas });
 }
 
 // ── 405 for the methods a route does not implement ─────────────────────────────────────

@@ -59,7 +59,13 @@ import {
   updateApiKeyBody,
 } from "@/lib/auth/api-keys";
 import { identitiesResponse } from "@/lib/auth/identities";
-import { roleBody, sessionBody, walletLinkBody, walletNonceQuery } from "@/lib/auth/schemas";
+import {
+  addressBody,
+  roleBody,
+  sessionBody,
+  walletLinkBody,
+  walletNonceQuery,
+} from "@/lib/auth/schemas";
 import { chainInfoResponse } from "@/lib/chain/integrator-info";
 import {
   acceptBody,
@@ -91,7 +97,13 @@ import { markReadBody } from "@/lib/notify/schemas";
 import { pageQuery } from "@/lib/pagination";
 import { deleteHandleQuery, putHandleBody } from "@/lib/profile/handles";
 import { verifyHandleBody } from "@/lib/profile/verify-handle";
-import { appealBody, decisionBody, requestChangesBody, settleBody } from "@/lib/settle/schemas";
+import {
+  appealBody,
+  decisionBody,
+  refundMilestoneBody,
+  requestChangesBody,
+  settleBody,
+} from "@/lib/settle/schemas";
 import { oembedQuery, publishBody } from "@/lib/social/posts";
 import { profilePatchBody } from "@/lib/users/profile";
 import { evidenceQuery } from "@/lib/verify/evidence/read";
@@ -140,7 +152,6 @@ export type Endpoint = {
 };
 
 const milestoneIdBody = z.object({ milestoneId: z.uuid() });
-const addressBody = z.object({ address: z.string().describe("0x-prefixed wallet address") });
 const passphraseBody = z.object({
   passphrase: z.string().optional(),
   code: z.string().optional().describe("Alias of passphrase (the original interface)"),
@@ -477,7 +488,7 @@ export const endpoints: Endpoint[] = [
     path: "/api/faucet/test-usdc",
     tag: "Escrow",
     auth: true,
-    body: z.object({ address: z.string().describe("0x-prefixed wallet address") }),
+    body: addressBody,
     summary:
       "Local chain only: 1,000 test USDC and gas for a brand's wallet, to fund escrows with one click.",
     response: "{ address, amount, txHash, explorerUrl }",
@@ -708,6 +719,7 @@ export const endpoints: Endpoint[] = [
     path: "/api/milestones/{id}/refund",
     tag: "Verification and settlement",
     auth: true,
+    body: refundMilestoneBody,
     summary:
       "The brand takes back a milestone past its due date with nothing delivered: an escrow release paying the creator 0 and the brand the whole milestone. Honours Idempotency-Key.",
     response: "{ milestone, settlement }: the milestone refunded, the release paying the creator 0",

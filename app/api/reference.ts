@@ -1,5 +1,12 @@
-import { routeAccess } from "@/lib/http";
-import { type Endpoint, endpoints, withScopes } from "@/lib/openapi";
+import {
+  curlExample,
+  type RequestExample,
+  requestExample,
+  responseExample,
+  typescriptExample,
+} from "@/lib/api/examples";
+import { routeAccess, routeSchemas } from "@/lib/http";
+import { type Endpoint, endpoints, openApiDocument, withScopes } from "@/lib/openapi";
 import * as authIdentities from "./auth/identities/route";
 import * as authMe from "./auth/me/route";
 import * as authRole from "./auth/role/route";
@@ -136,3 +143,43 @@ export const routeModules: Record<string, Record<string, unknown>> = {
 export const reference: Endpoint[] = withScopes(endpoints, (method, path) =>
   routeAccess(routeModules[path]?.[method]),
 );
+
+/** One endpoint's examples on /docs, from the reference document (lib/api/examples.ts). */
+export type EndpointExamples = {
+  request: RequestExample;
+  curl: string;
+  typescript: string;
+  /** The success answer's example; null when it has no body (204). */
+  response: unknown;
+};
+
+/** The query as it travels: every value a string, as route() reads it from the URL. */
+const asSent = (query: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]));
+
+/**
+ * Every endpoint's examples, keyed `METHOD path`: the request is checked against the route's
+ * own zod schemas (routeSchemas) to choose between its required fields and all of them.
+ */
+export function referenceExamples(baseUrl: string): Map<string, EndpointExamples> {
+  const doc = openApiDocument(baseUrl, reference) as unknown as Parameters<
+    typeof requestExample
+  >[0];
+  const out = new Map<string, EndpointExamples>();
+  for (const e of reference) {
+    const schemas = routeSchemas(routeModules[e.path]?.[e.method]);
+    const request = requestExample(doc, e, {
+      body: schemas?.body && ((v) => schemas.body?.safeParse(v).success === true),
+      query:
+        schemas?.query &&
+        ((v) => schemas.query?.safeParse(asSent(v as Record<string, unknown>)).success === true),
+    });
+    out.set(`${e.method} ${e.path}`, {
+      request,
+      curl: curlExample(e, request, baseUrl),
+      typescript: typescriptExample(e, request),
+      response: responseExample(doc, e),
+    });
+  }
+  return out;
+}

@@ -1,10 +1,13 @@
 import type { Metadata } from "next";
 import { z } from "zod";
-import { reference as endpoints } from "@/app/api/reference";
+import { reference as endpoints, referenceExamples } from "@/app/api/reference";
 import { Changelog } from "@/components/docs/changelog";
 import { FundingDocs } from "@/components/docs/funding-docs";
+import { QUICKSTART_BLOCKS } from "@/components/docs/quickstart";
 import { TryIt } from "@/components/docs/try-it";
 import { WebhookDocs } from "@/components/webhooks/webhook-docs";
+import { TYPESCRIPT_SETUP } from "@/lib/api/examples";
+import { appUrl } from "@/lib/env";
 import { errorsOf } from "@/lib/openapi";
 
 export const metadata: Metadata = { title: "API reference" };
@@ -15,27 +18,6 @@ function exampleBody(schema: z.ZodType): string {
     null,
     2,
   );
-}
-
-/** A body to start from in "Try it": each field with an empty value of its type. */
-function bodySkeleton(schema: z.ZodType): string {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
-  const empty = (p: unknown): unknown => {
-    const type = (p as { type?: string; enum?: unknown[] }).type;
-    const options = (p as { enum?: unknown[] }).enum;
-    if (options?.length) return options[0];
-    return type === "number" || type === "integer"
-      ? 0
-      : type === "boolean"
-        ? false
-        : type === "array"
-          ? []
-          : type === "object"
-            ? {}
-            : "";
-  };
-  const props = Object.entries(json.properties ?? {}).map(([k, p]) => [k, empty(p)]);
-  return JSON.stringify(Object.fromEntries(props), null, 2);
 }
 
 /** An anchor id for a tag's section ("Deals" → "tag-deals"). */
@@ -74,8 +56,27 @@ function ErrorList({ errors }: { errors: string[] }) {
   );
 }
 
+/** A code block that scrolls sideways and can be reached by keyboard to scroll it. */
+function Code({ label, children }: { label: string; children: string }) {
+  return (
+    <div className="stack" style={{ gap: "0.25rem" }}>
+      <span className="small muted">{label}</span>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling code block must be reachable by keyboard to be scrolled (WCAG 2.1.1; axe scrollable-region-focusable) */}
+      <pre className="mono small scroll-x" tabIndex={0}>
+        {children}
+      </pre>
+    </div>
+  );
+}
+
 export default function DocsPage() {
   const tags = [...new Set(endpoints.map((e) => e.tag))];
+  const examples = referenceExamples(appUrl());
+  const exampleOf = (e: { method: string; path: string }) => {
+    const ex = examples.get(`${e.method} ${e.path}`);
+    if (!ex) throw new Error(`no example for ${e.method} ${e.path}`);
+    return ex;
+  };
   return (
     <div className="stack">
       <section className="card stack">
@@ -113,6 +114,12 @@ export default function DocsPage() {
           <ul>
             <li>
               <a href="#money-flow">How the money moves</a>
+            </li>
+            <li>
+              <a href="#quickstart">Quickstart</a>
+            </li>
+            <li>
+              <a href="#typed-client">The typed client</a>
             </li>
             <li>
               <a href="#funding">Funding a deal</a>
@@ -156,16 +163,48 @@ export default function DocsPage() {
           the grace period, without the service.
         </p>
       </section>
+      <section className="card stack" aria-labelledby="quickstart">
+        <h2 id="quickstart">Quickstart</h2>
+        <p className="small">
+          Create an API key, create and fund a deal, and receive its webhooks, from a shell (curl
+          and jq). The key step and the test USDC work on a local run of the app (
+          <code>npm run dev</code>); on a deployment, make the key in{" "}
+          <a href="/settings/keys">Settings → API keys</a> and send real USDC to the deposit
+          address.
+        </p>
+        {QUICKSTART_BLOCKS.map((block, i) => (
+          <Code key={block.title} label={`${i + 1}. ${block.title}`}>
+            {block.script.replace(/^export MILESTONE_URL=.*$/m, `export MILESTONE_URL=${appUrl()}`)}
+          </Code>
+        ))}
+      </section>
+      <section className="card stack" aria-labelledby="typed-client">
+        <h2 id="typed-client">The typed client</h2>
+        <p className="small">
+          Every endpoint below has a curl command, the same request through the typed client and an
+          example answer, all generated from the schemas the API validates with. The client types
+          each call&apos;s path, query, body and answer from this reference; set it up once:
+        </p>
+        <Code label="TypeScript: set up the client">{TYPESCRIPT_SETUP}</Code>
+      </section>
       <FundingDocs />
       <div id="try-it">
         <TryIt
           endpoints={endpoints
             .filter((e) => e.auth === true && !e.sessionOnly)
-            .map((e) => ({
-              method: e.method,
-              path: e.path,
-              example: e.body ? bodySkeleton(e.body) : undefined,
-            }))}
+            .map((e) => {
+              const { request } = exampleOf(e);
+              const query = new URLSearchParams(
+                Object.entries(request.query).map(([k, v]) => [k, String(v)]),
+              ).toString();
+              return {
+                method: e.method,
+                path: e.path,
+                url: `${request.path}${query ? `?${query}` : ""}`,
+                example:
+                  request.body === undefined ? undefined : JSON.stringify(request.body, null, 2),
+              };
+            })}
         />
       </div>
       <WebhookDocs />
@@ -211,6 +250,20 @@ export default function DocsPage() {
                 <div className="small">
                   <strong>Response:</strong> <code>{e.response}</code>
                 </div>
+                <details>
+                  <summary className="small muted">Examples: curl, TypeScript, response</summary>
+                  <div className="stack" style={{ gap: "0.5rem" }}>
+                    <Code label={`curl: ${e.method} ${e.path}`}>{exampleOf(e).curl}</Code>
+                    <Code label={`TypeScript: ${e.method} ${e.path}`}>
+                      {exampleOf(e).typescript}
+                    </Code>
+                    <Code label={`Example response: ${e.method} ${e.path}`}>
+                      {exampleOf(e).response === null
+                        ? "(no body)"
+                        : JSON.stringify(exampleOf(e).response, null, 2)}
+                    </Code>
+                  </div>
+                </details>
                 <ErrorList errors={errorsOf(e)} />
               </article>
             ))}

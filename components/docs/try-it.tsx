@@ -7,7 +7,8 @@ import { useId, useState } from "react";
 // what a program holding that key gets, scopes and rate limits included. The key stays in
 // this component's state; it is never stored.
 
-export type TryItEndpoint = { method: string; path: string; example?: string };
+/** `path`: the reference's; `url`: the pre-filled request (example ids and query filled in). */
+export type TryItEndpoint = { method: string; path: string; url?: string; example?: string };
 
 type Result = {
   status: number;
@@ -22,7 +23,7 @@ export function TryIt({ endpoints }: { endpoints: TryItEndpoint[] }) {
   const id = useId();
   const [key, setKey] = useState("");
   const [choice, setChoice] = useState(0);
-  const [path, setPath] = useState(endpoints[0]?.path ?? "/api/auth/me");
+  const [path, setPath] = useState(endpoints[0]?.url ?? endpoints[0]?.path ?? "/api/auth/me");
   const [body, setBody] = useState(endpoints[0]?.example ?? "");
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
@@ -33,7 +34,7 @@ export function TryIt({ endpoints }: { endpoints: TryItEndpoint[] }) {
 
   function pick(index: number) {
     setChoice(index);
-    setPath(endpoints[index]?.path ?? "");
+    setPath(endpoints[index]?.url ?? endpoints[index]?.path ?? "");
     setBody(endpoints[index]?.example ?? "");
     setResult(null);
   }

@@ -23,6 +23,7 @@ import type { WalletOverviewJson, WithdrawalBody, WithdrawalJson } from "@/lib/w
 import type { WebhookDeliveryJson, WebhookEndpointJson } from "@/lib/webhooks/endpoints";
 import type { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 import { type ErrorBody, errorEnvelope, readBody } from "./envelope";
+import type { paths } from "./openapi-types";
 
 // A thin typed client for the Milestone API: one method per endpoint a third party calls
 // with an API key (account and session management is session-only, so not here), the request types
@@ -92,6 +93,49 @@ export type WriteOptions = {
 
 type Query = Record<string, string | number | boolean | undefined>;
 
+// ── Any endpoint by method and path, typed from the reference ──────────────────────────────
+// `api.call("POST", "/api/deals/{id}/accept", { path: { id } })`: the path, query, body and
+// answer types come from lib/api/openapi-types.ts, which openapi-typescript generates from
+// the reference (so from the handlers' zod schemas). The named methods above are shortcuts.
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+/** The reference's paths that answer `M`. */
+export type PathOf<M extends HttpMethod> = {
+  [P in keyof paths]: paths[P][Lowercase<M>] extends undefined ? never : P;
+}[keyof paths];
+type Operation<M extends HttpMethod, P extends PathOf<M>> = NonNullable<paths[P][Lowercase<M>]>;
+type JsonOf<T> = T extends { content: { "application/json": infer B } } ? B : undefined;
+type Parameters_<O> = O extends { parameters: infer X } ? X : never;
+type PathInit<O> = Parameters_<O> extends { path: infer X } ? { path: X } : unknown;
+type QueryInit<O> =
+  Parameters_<O> extends { query: infer X }
+    ? { query: X }
+    : Parameters_<O> extends { query?: infer X }
+      ? [NonNullable<X>] extends [never]
+        ? unknown
+        : { query?: NonNullable<X> }
+      : unknown;
+type BodyInit<O> = O extends { requestBody: infer B }
+  ? { body: JsonOf<B> }
+  : O extends { requestBody?: infer B }
+    ? [NonNullable<B>] extends [never]
+      ? unknown
+      : { body?: JsonOf<NonNullable<B>> }
+    : unknown;
+/** What a call sends: path parameters, query and body as the reference types them. */
+export type CallInit<M extends HttpMethod, P extends PathOf<M>> = PathInit<Operation<M, P>> &
+  QueryInit<Operation<M, P>> &
+  BodyInit<Operation<M, P>> & {
+    /** `Milestone-Version`, `Idempotency-Key` or any other header for this call. */
+    headers?: Record<string, string>;
+  };
+/** The success answer's body (200, 201 or 202; undefined for 204). */
+export type CallResult<M extends HttpMethod, P extends PathOf<M>> =
+  Operation<M, P> extends { responses: infer R }
+    ? JsonOf<R[Extract<keyof R, 200 | 201 | 202 | 204>]>
+    : never;
+type InitArgs<I> = object extends I ? [init?: I] : [init: I];
+
 export function createClient(options: ClientOptions) {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const base = options.baseUrl.replace(/\/+$/, "");
@@ -100,12 +144,17 @@ export function createClient(options: ClientOptions) {
   async function request<T>(
     method: string,
     path: string,
-    opts: { query?: Query; body?: unknown; idempotencyKey?: string } = {},
+    opts: {
+      query?: Query;
+      body?: unknown;
+      idempotencyKey?: string;
+      headers?: Record<string, string>;
+    } = {},
   ): Promise<T> {
     const url = new URL(`${base}${path}`);
     for (const [k, v] of Object.entries(opts.query ?? {}))
       if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers = new Headers(options.headers);
+    const headers = new Headers({ ...options.headers, ...opts.headers });
     headers.set("accept", "application/json");
     headers.set("authorization", `Bearer ${credential}`);
     if (opts.body !== undefined) headers.set("content-type", "application/json");
@@ -151,7 +200,40 @@ export function createClient(options: ClientOptions) {
 
   const id = (value: string) => encodeURIComponent(value);
 
+  /** Any endpoint of the reference, typed by it: path parameters, query, body and answer. */
+  function call<M extends HttpMethod, P extends PathOf<M>>(
+    method: M,
+    path: P,
+    ...[init]: InitArgs<CallInit<M, P>>
+  ): Promise<CallResult<M, P>> {
+    const given = (init ?? {}) as {
+      path?: Record<string, string>;
+      query?: Record<string, unknown>;
+      body?: unknown;
+      headers?: Record<string, string>;
+    };
+    const url = (path as string).replace(/\{(\w+)\}/g, (_, name: string) => {
+      const value = given.path?.[name];
+      if (value === undefined) throw new TypeError(`${path}: no value for {${name}}`);
+      return id(value);
+    });
+    const query: Query = {};
+    for (const [k, v] of Object.entries(given.query ?? {}))
+      if (v !== undefined) query[k] = typeof v === "object" ? JSON.stringify(v) : (v as string);
+    const { "idempotency-key": idempotencyKey, ...headers } = Object.fromEntries(
+      Object.entries(given.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
+    );
+    return request<CallResult<M, P>>(method, url, {
+      query,
+      body: given.body,
+      idempotencyKey,
+      headers,
+    });
+  }
+
   const client = {
+    call,
+
     /** GET /api/chain (public): chain id, public RPC URL, USDC, escrow, USDC's EIP-712 domain. */
     getChainInfo: () => request<ChainInfoJson>("GET", "/api/chain"),
 

@@ -10,7 +10,11 @@ export const profileTypeSchema = z.enum(profileTypes);
 export const addressSchema = z
   .string()
   .refine((v) => isAddress(v, { strict: false }), "must be a 0x-prefixed 20-byte hex address")
+  .meta({ examples: ["0x5B38Da6a701c568545dCfcB03FcB875f56beddC4"] })
   .transform((v): Address => getAddress(v));
+
+/** POST /api/faucet/drip and /api/faucet/test-usdc: the wallet to send to. */
+export const addressBody = z.object({ address: addressSchema });
 
 export const sessionBody = z.object({
   idToken: z.string().min(1).max(16_384),

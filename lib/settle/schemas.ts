@@ -40,3 +40,9 @@ export const requestChangesBody = z.object({
     .min(1, "Write what should change")
     .max(2000, "Keep the message under 2,000 characters"),
 });
+
+/** POST /api/milestones/:id/refund: an overdue milestone with nothing delivered, back to the brand. */
+export const refundMilestoneBody = z.object({
+  reason: z.string().trim().max(2000, "Keep the reason under 2,000 characters").optional(),
+  via: z.enum(settlementVias).default("direct"),
+});

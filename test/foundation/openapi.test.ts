@@ -1,8 +1,10 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import * as openapiRoute from "@/app/api/openapi.json/route";
 import { API_VERSIONS, VERSION_HEADER } from "@/lib/api/versions";
 import { apiKeyPattern } from "@/lib/auth/api-keys";
 import { endpoints } from "@/lib/openapi";
+import { OPENAPI_TYPES_FILE, renderOpenApiTypes } from "@/scripts/openapi-types";
 import { expectRealErrorCodes, routesByPath } from "../helpers/api-routes";
 import { call } from "../helpers/http";
 
@@ -35,6 +37,15 @@ describe("API reference", () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(res.body.paths["/api/deals/{id}/events"].get.operationId).toBe("getDealsByIdEvents");
     expect(res.body.paths["/api/health"].get.security).toEqual([]);
+  });
+
+  it("the typed client's generated types are those of the current reference", async () => {
+    const res = await call(openapiRoute.GET);
+    const current = await renderOpenApiTypes(res.body);
+    expect(
+      readFileSync(OPENAPI_TYPES_FILE, "utf8") === current,
+      `${OPENAPI_TYPES_FILE} is out of date: run npm run openapi -- --types`,
+    ).toBe(true);
   });
 
   it("documents the Milestone-Version header on every operation, and the 400 an unknown one gets", async () => {

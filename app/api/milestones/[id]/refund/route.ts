@@ -1,21 +1,15 @@
-import { z } from "zod";
-import { settlementVias } from "@/db/schema";
 import { requireUser } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db";
 import { idParams } from "@/lib/deals/schemas";
 import { methodNotAllowed, route } from "@/lib/http";
 import { idempotentJson } from "@/lib/idempotency";
 import { refundOverdue } from "@/lib/settle/decisions";
-
-const body = z.object({
-  reason: z.string().trim().max(2000, "Keep the reason under 2,000 characters").optional(),
-  via: z.enum(settlementVias).default("direct"),
-});
+import { refundMilestoneBody } from "@/lib/settle/schemas";
 
 // POST /api/milestones/:id/refund – the brand takes back a milestone that is past its due
 // date with nothing delivered (an escrow release paying the creator 0)
 export const POST = route(
-  { auth: requireUser, scope: "settle", params: idParams, body },
+  { auth: requireUser, scope: "settle", params: idParams, body: refundMilestoneBody },
   async ({ req, user, params, body }) => {
     const db = await getDb();
     const input = { ...body, milestoneId: params.id };
