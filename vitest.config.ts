@@ -12,6 +12,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 const standalone = [
   "test/foundation/env.test.ts",
   "test/storage/storage.test.ts",
+  "test/verify/draft-match.test.ts",
   "test/foundation/readme.test.ts",
   "test/foundation/http.test.ts",
   "test/auth/safe-next.test.ts",

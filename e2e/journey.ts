@@ -14,7 +14,7 @@ import { receiveAuthorizationTypedData } from "@/lib/escrow/onchain";
 //
 // Dev accounts in use (each file has its own, so journeys running side by side never share
 // a nonce or a balance): the server 0 and 1; people.spec 2, 3, 12; deals.spec 4, 5, 8;
-// escrow.spec 6, 7; wallet.spec 9; edit-deal.spec 14, 15; deposit.spec 16, 17.
+// escrow.spec 6, 7; wallet.spec 9; drafts.spec 10; edit-deal.spec 14, 15; deposit.spec 16, 17.
 
 const DEV_MNEMONIC = "test test test test test test test test test test test junk";
 

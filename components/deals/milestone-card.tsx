@@ -3,6 +3,7 @@
 import { EvidenceCard } from "@/components/verify/evidence-card";
 import { ReputationBadge } from "@/components/wallet";
 import { DeliverableForm } from "./deliverable-form";
+import { DraftsPanel } from "./drafts-panel";
 import {
   awaitsCreator,
   type DealJson,
@@ -77,6 +78,9 @@ export function MilestoneCard({ index, deal, milestone: m, viewer, relay, onChan
         <RequirementsView requirements={m.requirements} missing={m.verdict?.missing} />
       </section>
 
+      {viewer !== "prospect" && deal.creatorId && (
+        <DraftsPanel deal={deal} milestone={m} viewer={viewer} onChanged={onChanged} />
+      )}
       {viewer === "creator" && <CreatorStatus milestone={m} />}
       {m.deliverable && <DeliverableView deliverable={m.deliverable} />}
       {m.deliverable && m.verdict && (

@@ -62,11 +62,14 @@ export function editDistance(a: string[], b: string[]): number {
   return prev[b.length] ?? 0;
 }
 
+/** The largest distance table computed (two 5,000-character captions): about 25 ms. */
+const MAX_EXACT_CELLS = 25_000_000;
+
 /**
  * 1 − distance ÷ longer length, on normalised captions; 1 for two empty captions. When the
- * lengths alone put it under `floor` (the distance is at least their difference), that bound
- * is returned (`exact: false`) without computing the distance: a long post is never a
- * quadratic cost.
+ * table would be larger than MAX_EXACT_CELLS and the lengths alone put the similarity under
+ * `floor` (the distance is at least their difference), that bound is returned (`exact:
+ * false`) instead: a very long post is never a quadratic cost.
  */
 export function captionSimilarity(
   a: string,
@@ -78,7 +81,8 @@ export function captionSimilarity(
   const longer = Math.max(x.length, y.length);
   if (longer === 0) return { similarity: 1, exact: true };
   const bound = Math.min(x.length, y.length) / longer;
-  if (bound < floor) return { similarity: bound, exact: false };
+  if (bound < floor && x.length * y.length > MAX_EXACT_CELLS)
+    return { similarity: bound, exact: false };
   return { similarity: 1 - editDistance(x, y) / longer, exact: true };
 }
 

@@ -1,0 +1,158 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import sharp from "sharp";
+import {
+  api,
+  devAccount,
+  fundGaslessly,
+  screenshots,
+  signIn,
+  signInWithEmbeddedWallet,
+} from "./journey";
+import { publishOnSandbox } from "./sandbox";
+
+// Drafts before posting (issue 24, item 1), both parties in their own browser contexts: the
+// creator uploads a draft (an image and a caption missing the required hashtag, which the
+// check names at once), the brand asks for a change with a message, the creator sends a second
+// draft, the brand approves it; then the creator posts a caption that differs from the approved
+// draft and the verdict lists the difference. Creating and funding the deal goes through the
+// API (not the point here), with the brand's dev wallet signing the gasless funding.
+
+// Dev account 10 is this file's alone (journey.ts lists the others); it signs the gasless
+// funding in the test. The creator has the demo provider's embedded wallet (no browser wallet).
+const BRAND = devAccount(10);
+
+const APPROVED = "Launch day! The Milestone app pays creators per milestone. #launch";
+const EDITED = "Launch day! Half price today only with code SAVE50. #launch";
+
+async function axeProblems(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} — ${n.failureSummary}`));
+}
+
+test("draft → change requested → second draft → approved; a post that differs is listed as a difference", async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const stamp = Date.now();
+  const brand = await signIn(browser, `drafts-brand-${stamp}@example.test`, "Brand");
+  const creator = await (await browser.newContext()).newPage();
+  await signInWithEmbeddedWallet(creator, `drafts-creator-${stamp}@example.test`, "Creator");
+  const { deal } = await api<{ deal: { id: string } }>(brand, "POST", "/api/deals", {
+    title: "Instagram launch — drafts journey",
+    platform: "instagram",
+    milestones: [
+      {
+        title: "Launch post",
+        amount: 40,
+        requirements: { hashtags: ["#launch"], criteria: [] },
+      },
+    ],
+  });
+  await fundGaslessly(brand, deal.id, BRAND);
+
+  // The creator (its embedded wallet linked at sign-in) takes the deal.
+  await creator.goto(`/deals/${deal.id}`);
+  await creator.getByRole("button", { name: "Accept this deal" }).click();
+  await expect(creator.getByTestId("deal-status")).toHaveText("Active");
+
+  // The first draft: an image, and a caption without #launch. The check says so at once.
+  const drafts = creator.getByTestId("drafts");
+  await expect(drafts.getByTestId("drafts-empty")).toBeVisible();
+  const image = await sharp({
+    create: { width: 320, height: 200, channels: 3, background: "#2a6" },
+  })
+    .jpeg()
+    .withExifMerge({ IFD0: { Artist: "where-i-live" } })
+    .toBuffer();
+  const form = drafts.getByTestId("draft-form");
+  await form
+    .getByLabel("Caption")
+    .fill("Launch day! The Milestone app pays creators per milestone.");
+  await form.getByLabel(/Image or video/).setInputFiles({
+    name: "launch.jpg",
+    mimeType: "image/jpeg",
+    buffer: image,
+  });
+  await form.getByTestId("send-draft").click();
+  const first = drafts.getByTestId("draft").first();
+  await expect(first).toHaveAttribute("data-revision", "1");
+  await expect(first.getByTestId("draft-check")).toContainText("hashtag #launch");
+  await expect(first.getByRole("img")).toBeVisible();
+  expect(await axeProblems(creator)).toEqual([]);
+  await screenshots(creator, "drafts-creator-first");
+
+  // The brand sees it, with the image, and asks for a change.
+  await brand.goto(`/deals/${deal.id}`);
+  const brandDrafts = brand.getByTestId("drafts");
+  const waiting = brandDrafts.getByTestId("draft").first();
+  await expect(waiting.getByTestId("draft-status")).toHaveText("Waiting for the brand");
+  await expect
+    .poll(() => waiting.getByRole("img").evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .toBe(320);
+  await waiting.getByLabel(/What should change/).fill("Please add #launch at the end.");
+  await waiting.getByTestId("request-changes").click();
+  await expect(waiting.getByTestId("confirm-request-changes")).toContainText(
+    "Please add #launch at the end.",
+  );
+  await waiting.getByTestId("confirm-request-changes-button").click();
+  await expect(waiting.getByTestId("draft-status")).toHaveText("Changes requested");
+
+  // The creator reads the message and sends a second draft (the caption starts from the first).
+  await creator.reload();
+  await expect(drafts.getByTestId("draft-review-message")).toContainText(
+    "Please add #launch at the end.",
+  );
+  await form.getByLabel("Caption").fill(APPROVED);
+  await form.getByTestId("send-draft").click();
+  const second = drafts.getByTestId("draft").first();
+  await expect(second).toHaveAttribute("data-revision", "2");
+  await expect(second.getByTestId("draft-check")).toContainText(
+    "Every required hashtag, mention and link is in the caption.",
+  );
+
+  // The brand approves it, after a confirmation.
+  await brand.reload();
+  const latest = brandDrafts.getByTestId("draft").first();
+  await expect(latest).toHaveAttribute("data-revision", "2");
+  await latest.getByTestId("approve-draft").click();
+  await expect(latest.getByTestId("confirm-approve-draft")).toContainText("Approve revision 2?");
+  await latest.getByTestId("confirm-approve-draft-button").click();
+  await expect(latest.getByTestId("draft-status")).toHaveText("Approved");
+  expect(await axeProblems(brand)).toEqual([]);
+  await screenshots(brand, "drafts-brand-approved");
+
+  // The creator posts a caption that differs from the approved draft and submits it.
+  const url = await publishOnSandbox(creator, `drafts${stamp}`, EDITED);
+  await creator.goto(`/deals/${deal.id}`);
+  const deliverable = creator.getByTestId("deliverable-form");
+  await deliverable.getByLabel("Post URL").fill(url);
+  await deliverable.getByLabel(/Post text/).fill(EDITED);
+  await deliverable.getByRole("button", { name: "Submit deliverable" }).click();
+  await expect(creator.getByTestId("milestone-status")).toHaveText("Submitted");
+
+  // The brand verifies: the verdict lists the difference from the approved draft.
+  await brand.reload();
+  await brand.getByRole("button", { name: "Verify" }).click();
+  const card = brand.getByTestId("milestone");
+  await expect(card).toContainText("caption differs from the approved draft (revision 2)");
+  await expect(card).toContainText(
+    'approved draft text not in the post: "the milestone app pays creators per milestone."',
+  );
+  await screenshots(brand, "drafts-brand-difference");
+
+  // Every step is on both timelines.
+  for (const page of [brand, creator]) {
+    await page.reload();
+    const timeline = page.getByTestId("timeline");
+    await expect(timeline.locator('[data-type="draft.submitted"]')).toHaveCount(2);
+    await expect(timeline.locator('[data-type="draft.changes_requested"]')).toHaveCount(1);
+    await expect(timeline.locator('[data-type="draft.approved"]')).toHaveCount(1);
+  }
+  await expect(creator.getByTestId("timeline")).toContainText("asked for changes to the draft");
+  await screenshots(creator, "drafts-creator-timeline");
+});
