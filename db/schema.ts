@@ -597,6 +597,47 @@ export const changeRequests = pgTable(
 );
 export type ChangeRequest = typeof changeRequests.$inferSelect;
 
+/**
+ * The thread between a deal's brand and its creator (lib/deals/messages.ts): plain text as
+ * sent. `seq` orders it and is both the list's cursor and the read markers' unit.
+ */
+export const dealMessages = pgTable(
+  "deal_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity(),
+    dealId: uuid("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    authorId: uuid("author_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("deal_messages_seq_key").on(t.seq),
+    index("deal_messages_deal_seq_idx").on(t.dealId, t.seq),
+  ],
+);
+export type DealMessage = typeof dealMessages.$inferSelect;
+
+/** How far each party has read a deal's thread: the other party's later messages are unread. */
+export const dealMessageReads = pgTable(
+  "deal_message_reads",
+  {
+    dealId: uuid("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    lastReadSeq: bigint("last_read_seq", { mode: "number" }).notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.dealId, t.userId] })],
+);
+
 export const txStatuses = ["pending", "submitted", "confirmed", "failed"] as const;
 export type TxStatus = (typeof txStatuses)[number];
 
@@ -878,6 +919,7 @@ export const dealEventTypes = [
   "draft.approved",
   "draft.changes_requested",
   "milestone.changes_requested",
+  "message.created",
 ] as const;
 export type DealEventType = (typeof dealEventTypes)[number];
 

@@ -24,6 +24,9 @@ import {
   handleResponse,
   healthResponse,
   markReadResponse,
+  messagePageResponse,
+  messageResponse,
+  messagesReadResponse,
   milestoneDetailResponse,
   notificationPageResponse,
   oembedResponse,
@@ -77,6 +80,8 @@ import {
   fundingAuthorizationBody,
   fundingReportBody,
   fundingTermsQuery,
+  messageBody,
+  messagesReadBody,
   milestonePatchBody,
   txHashBody,
 } from "@/lib/deals/schemas";
@@ -361,6 +366,51 @@ export const endpoints: Endpoint[] = [
     response: "{ events: [{ id, type, dealId, milestoneId, actor, data, createdAt }], nextCursor }",
     responseSchema: dealEventPageResponse,
     errors: ["404 not_found (not a party)"],
+  },
+  {
+    method: "GET",
+    path: "/api/deals/{id}/messages",
+    query: pageQuery,
+    tag: "Deals",
+    auth: true,
+    summary:
+      "The thread between the deal's brand and its creator, newest first, with the caller's `unreadCount` (the other party's messages after the caller's read marker). Bodies are plain text: render them as text. `limit` 1..100 (default 20), `cursor` from `nextCursor` (older messages).",
+    response:
+      "{ messages: [{ id, dealId, author: { id, role }, body, createdAt }], nextCursor, unreadCount }",
+    responseSchema: messagePageResponse,
+    errors: ["404 not_found (not a party)"],
+  },
+  {
+    method: "POST",
+    path: "/api/deals/{id}/messages",
+    tag: "Deals",
+    auth: true,
+    body: messageBody,
+    summary:
+      "Write to the other party of the deal: plain text, 1–4,000 characters (trimmed). At most 20 messages a minute and 200 an hour per person, across every deal and every instance of the app. Records `message.created` (the other party's inbox, e-mail and webhooks; the deal's timeline). Sending reads the thread up to the new message.",
+    response: "201 { message }",
+    responseSchema: messageResponse,
+    errors: [
+      "400 invalid_request (an empty or over-long body)",
+      "404 not_found (not a party)",
+      "409 invalid_state (nobody has taken the deal yet)",
+      "429 rate_limited (with Retry-After)",
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/deals/{id}/messages/read",
+    tag: "Deals",
+    auth: true,
+    body: messagesReadBody,
+    summary:
+      "Marks the thread read up to `upTo` (a message of this deal), or all of it; the marker never moves back.",
+    response: "{ unreadCount }",
+    responseSchema: messagesReadResponse,
+    errors: [
+      "400 invalid_request",
+      "404 not_found (not a party, or upTo is not a message of this deal)",
+    ],
   },
   {
     method: "GET",

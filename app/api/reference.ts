@@ -21,6 +21,8 @@ import * as dealsIdEvents from "./deals/[id]/events/route";
 import * as dealsIdFundingAuthorization from "./deals/[id]/funding/authorization/route";
 import * as dealsIdFundingDeposit from "./deals/[id]/funding/deposit/route";
 import * as dealsIdFunding from "./deals/[id]/funding/route";
+import * as dealsIdMessagesRead from "./deals/[id]/messages/read/route";
+import * as dealsIdMessages from "./deals/[id]/messages/route";
 import * as dealsIdRefund from "./deals/[id]/refund/route";
 import * as dealsId from "./deals/[id]/route";
 import * as deals from "./deals/route";
@@ -87,6 +89,8 @@ export const routeModules: Record<string, Record<string, unknown>> = {
   "/api/deals/{id}/accept": dealsIdAccept,
   "/api/deals/{id}/cancel": dealsIdCancel,
   "/api/deals/{id}/events": dealsIdEvents,
+  "/api/deals/{id}/messages": dealsIdMessages,
+  "/api/deals/{id}/messages/read": dealsIdMessagesRead,
   "/api/deals/{id}/funding/authorization": dealsIdFundingAuthorization,
   "/api/deals/{id}/funding/deposit": dealsIdFundingDeposit,
   "/api/deals/{id}/funding": dealsIdFunding,

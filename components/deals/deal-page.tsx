@@ -11,6 +11,7 @@ import { EscrowActions } from "./escrow-actions";
 import { TxLink } from "./escrow-views";
 import { type DealJson, formatUsdc } from "./format";
 import { type FundedNotice, FundingPanel } from "./funding-panel";
+import { MessagesPanel } from "./messages-panel";
 import { MilestoneCard, type Viewer } from "./milestone-card";
 import { useDeal, useRelayStatus } from "./queries";
 
@@ -86,6 +87,9 @@ export function DealPage({
           onChanged={reload}
         />
       ))}
+      {(viewer === "brand" || viewer === "creator") && (
+        <MessagesPanel deal={deal} viewer={viewer} />
+      )}
       {(viewer === "brand" || viewer === "creator") && <DealTimeline deal={deal} />}
     </div>
   );

@@ -35,6 +35,7 @@ const EVENT_ICONS: Record<string, string> = {
   "draft.approved": "✓",
   "draft.changes_requested": "↺",
   "milestone.changes_requested": "✎",
+  "message.created": "✉",
 };
 
 export function DealTimeline({ deal }: { deal: DealJson }) {

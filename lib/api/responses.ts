@@ -16,6 +16,7 @@ import type { RelayStatus } from "@/lib/chain/relay";
 import type { Reputation } from "@/lib/chain/reputation";
 import type { TestFundsResult } from "@/lib/chain/test-funds";
 import type { DealPage } from "@/lib/deals/deals";
+import type { MessageJson, MessagePage } from "@/lib/deals/messages";
 import type { MilestoneDetailJson } from "@/lib/deals/milestones";
 import type {
   ChangeRequestJson,
@@ -356,6 +357,27 @@ export const changeRequestResponse = z.object({
   milestone: milestoneDetailSchema,
 });
 export const dealEventPageResponse = z.object({ events: z.array(dealEventSchema), nextCursor });
+
+export const messageSchema = z
+  .object({
+    id: z.uuid(),
+    dealId: z.uuid(),
+    author: z.object({ id: z.uuid(), role: z.enum(["brand", "creator"]) }),
+    body: z.string().describe("Plain text, as sent: render it as text, never as HTML"),
+    createdAt: iso,
+  })
+  .meta({ id: "Message" });
+export const messagePageResponse = z.object({
+  messages: z.array(messageSchema).describe("Newest first"),
+  nextCursor,
+  unreadCount: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe("The other party's messages the caller has not marked read"),
+});
+export const messageResponse = z.object({ message: messageSchema });
+export const messagesReadResponse = z.object({ unreadCount: z.number().int().nonnegative() });
 
 // ── Escrow ────────────────────────────────────────────────────────────────────────────
 
@@ -776,6 +798,8 @@ export type SchemaChecks = [
   Assignable<z.infer<typeof milestoneSchema>, MilestoneJson>,
   Assignable<z.infer<typeof appealSchema>, AppealJson>,
   Assignable<z.infer<typeof changeRequestSchema>, ChangeRequestJson>,
+  Assignable<z.infer<typeof messageSchema>, MessageJson>,
+  Assignable<z.infer<typeof messagePageResponse>, MessagePage>,
   Assignable<z.infer<typeof changeRequestResponse>, RequestChangesResult>,
   Assignable<z.infer<typeof decisionSchema>, DecisionJson>,
   Assignable<z.infer<typeof reviewSchema>, ReviewJson>,

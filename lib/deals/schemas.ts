@@ -227,3 +227,20 @@ export const fundingAuthorizationBody = z.object({
   signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, "must be a 65-byte hex signature"),
 });
 export type FundingAuthorizationInput = z.infer<typeof fundingAuthorizationBody>;
+
+/** The longest message body, in characters. */
+export const MESSAGE_MAX_CHARS = 4000;
+
+/** A message to the other party of a deal (lib/deals/messages.ts): plain text. */
+export const messageBody = z.object({
+  body: z
+    .string({ error: "must be a string" })
+    .trim()
+    .min(1, "Write a message")
+    .max(MESSAGE_MAX_CHARS, "Keep the message under 4,000 characters"),
+});
+
+/** The caller has read the thread up to this message (default: all of it). */
+export const messagesReadBody = z.object({
+  upTo: z.uuid("must be a message id").optional(),
+});

@@ -144,6 +144,11 @@ export function describeEvent(c: EventContext): EventText {
         detail: str(d.message),
       };
     }
+    case "message.created":
+      return {
+        title: `${who === "Milestone" ? "Someone" : who} sent a message on ${deal}`,
+        detail: excerpt(d.body),
+      };
     case "deposit.received":
       return {
         title: `${deal}: ${usdc(d.received) ?? "a payment"} received at its deposit address`,
@@ -231,6 +236,15 @@ function returnedText(reason: unknown): string | null {
     default:
       return null;
   }
+}
+
+/** A message body for a notification line: the start of it, whole words, at most 280 characters. */
+function excerpt(body: unknown): string | null {
+  const text = str(body)?.trim();
+  if (!text) return null;
+  if (text.length <= 280) return text;
+  const cut = text.slice(0, 279);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), 200)).trimEnd()}…`;
 }
 
 function missingText(missing: unknown): string | null {

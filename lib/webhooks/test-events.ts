@@ -93,6 +93,9 @@ export function makeTestEvent(type: DealEventType, now = new Date()): EventJson 
       ...(type === "edited"
         ? { previous_attributes: { title: "Spring launch (draft)", termsVersion: 1 } }
         : {}),
+      ...(type === "message.created"
+        ? { messageId: randomUUID(), body: "Can you post it on Friday morning?" }
+        : {}),
       ...(type === "milestone.changes_requested"
         ? {
             revision: 1,

@@ -107,6 +107,8 @@ const BODIES: Record<string, unknown> = {
   "POST /api/milestones/{id}/precheck": { url: "https://example.com/p/1" },
   "POST /api/milestones/{id}/refund": { reason: "overdue" },
   "POST /api/milestones/{id}/request-changes": { message: "Pin the post, please." },
+  "POST /api/deals/{id}/messages": { body: "Friday works." },
+  "POST /api/deals/{id}/messages/read": {},
   "POST /api/notifications/read": { all: true },
   "POST /api/settle": { milestoneId: randomUUID() },
   "POST /api/social/posts": { handle: "scopewalk", caption: "hello" },

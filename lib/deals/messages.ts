@@ -1,0 +1,144 @@
+import { z } from "zod";
+import type { Db, DbOrTx } from "@/db/client";
+import { findVisibleDeal } from "@/db/queries/deals";
+import {
+  countUnreadMessages,
+  findMessageSeq,
+  insertMessage,
+  latestMessageSeq,
+  listMessagesPage,
+  markMessagesReadUpTo,
+} from "@/db/queries/messages";
+import type { Deal, DealMessage } from "@/db/schema";
+import type { Caller } from "@/lib/deals/deals";
+import { AppError, notFound } from "@/lib/errors";
+import { recordEvent } from "@/lib/events/events";
+import { decodeCursor, encodeCursor, type PageQuery, toPage } from "@/lib/pagination";
+import { countRequest, type Window } from "@/lib/rate-limit";
+
+// Messages on every deal: one thread between the deal's brand and its creator. Bodies are
+// plain text, stored and returned as sent (pages render them as text, never as HTML). Each
+// message is also an event of the activity log (`message.created`), so it reaches the other
+// party's inbox, e-mail and webhooks and shows on the timeline. Each party has a read
+// marker: the other party's messages after it are unread.
+
+export { MESSAGE_MAX_CHARS } from "@/lib/deals/schemas";
+
+export type MessageLimits = { perMinute: number; perHour: number };
+
+/** How many messages one person may send, across every deal and every app instance. */
+export const MESSAGE_LIMITS: MessageLimits = { perMinute: 20, perHour: 200 };
+
+export type MessageJson = {
+  id: string;
+  dealId: string;
+  author: { id: string; role: "brand" | "creator" };
+  /** Plain text, as sent. */
+  body: string;
+  createdAt: string;
+};
+
+export type MessagePage = {
+  messages: MessageJson[];
+  nextCursor: string | null;
+  /** The other party's messages the caller has not read yet. */
+  unreadCount: number;
+};
+
+const messageJson =
+  (deal: Deal) =>
+  (m: DealMessage): MessageJson => ({
+    id: m.id,
+    dealId: m.dealId,
+    author: { id: m.authorId, role: m.authorId === deal.brandId ? "brand" : "creator" },
+    body: m.body,
+    createdAt: m.createdAt.toISOString(),
+  });
+
+/** The deal, when the caller is its brand or its creator; 404 for anyone else. */
+async function partyDeal(db: DbOrTx, caller: Caller, dealId: string): Promise<Deal> {
+  const deal = await findVisibleDeal(db, caller, dealId);
+  if (!deal || (deal.brandId !== caller.id && deal.creatorId !== caller.id)) throw notFound("Deal");
+  return deal;
+}
+
+const seqSchema = z.number().int().nonnegative();
+
+/** GET /api/deals/:id/messages — newest first, with the caller's unread count. */
+export async function listMessages(
+  db: DbOrTx,
+  caller: Caller,
+  dealId: string,
+  page: PageQuery,
+): Promise<MessagePage> {
+  const deal = await partyDeal(db, caller, dealId);
+  const list = `messages:${dealId}`;
+  const before = page.cursor ? decodeCursor(list, page.cursor, seqSchema) : undefined;
+  const [rows, unreadCount] = await Promise.all([
+    listMessagesPage(db, dealId, { before, limit: page.limit + 1 }),
+    countUnreadMessages(db, dealId, caller.id),
+  ]);
+  const result = toPage(rows, page.limit, messageJson(deal), (r) => encodeCursor(list, r.seq));
+  return { messages: result.items, nextCursor: result.nextCursor, unreadCount };
+}
+
+/** The windows a person's messages are counted in (shared by every instance: lib/rate-limit.ts). */
+export function messageWindows(userId: string, limits = MESSAGE_LIMITS): Window[] {
+  return [
+    { bucket: `messages:${userId}:minute`, limit: limits.perMinute, windowMs: 60_000 },
+    { bucket: `messages:${userId}:hour`, limit: limits.perHour, windowMs: 3_600_000 },
+  ];
+}
+
+/**
+ * POST /api/deals/:id/messages — a party writes to the other. Counted against the sender's
+ * rate limit first (429 past it); the message, the sender's read marker and the event (with
+ * its inbox, e-mail and webhook fan-out) are written in one transaction.
+ */
+export async function postMessage(
+  db: Db,
+  caller: Caller,
+  dealId: string,
+  input: { body: string },
+  opts: { limits?: MessageLimits; now?: number } = {},
+): Promise<{ message: MessageJson }> {
+  const deal = await partyDeal(db, caller, dealId);
+  if (!deal.creatorId)
+    throw new AppError(
+      "invalid_state",
+      "Nobody has taken this deal yet; messages start once a creator does.",
+    );
+  await countRequest(db, messageWindows(caller.id, opts.limits), opts.now);
+  const message = await db.transaction(async (tx) => {
+    const row = await insertMessage(tx, { dealId, authorId: caller.id, body: input.body });
+    if (!row) throw new Error("insert returned no message");
+    await markMessagesReadUpTo(tx, dealId, caller.id, row.seq);
+    await recordEvent(tx, {
+      dealId,
+      type: "message.created",
+      actorId: caller.id,
+      data: { messageId: row.id, body: row.body },
+    });
+    return row;
+  });
+  return { message: messageJson(deal)(message) };
+}
+
+/**
+ * POST /api/deals/:id/messages/read — the caller has read the thread up to `upTo` (a message
+ * of this deal), or all of it; the marker never moves back.
+ */
+export async function markMessagesRead(
+  db: DbOrTx,
+  caller: Caller,
+  dealId: string,
+  input: { upTo?: string },
+): Promise<{ unreadCount: number }> {
+  await partyDeal(db, caller, dealId);
+  const seq = input.upTo
+    ? await findMessageSeq(db, dealId, input.upTo)
+    : await latestMessageSeq(db, dealId);
+  if (seq === undefined) throw notFound("Message");
+  if (seq > 0) await markMessagesReadUpTo(db, dealId, caller.id, seq);
+  return { unreadCount: await countUnreadMessages(db, dealId, caller.id) };
+}
