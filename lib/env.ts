@@ -1,6 +1,8 @@
 import path from "node:path";
 import { z } from "zod";
-import { calibrationSchema } from "@/lib/verify/calibration";
+// Relative, as everything next.config.ts loads: its loader resolves "@/" against the root
+// from inside lib/ (it looked for lib/lib/verify/calibration and `next build` failed).
+import { calibrationSchema } from "./verify/calibration";
 
 // The only reader of process.env. Every setting has an embedded default so that
 // `npm run dev` and `npm test` need nothing configured; production settings that
