@@ -35,6 +35,7 @@ const standalone = [
   "test/chain/deploy-script.test.ts",
   "test/db/data-dir-lock.test.ts",
   "test/db/migrations.test.ts",
+  "test/db/disclosure-migration.test.ts",
 ];
 
 export default defineConfig({

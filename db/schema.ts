@@ -172,6 +172,15 @@ export const deals = pgTable(
      * they reviewed, or is told the deal changed (409 terms_changed).
      */
     termsVersion: integer("terms_version").notNull().default(1),
+    /**
+     * The FTC disclosure rule (lib/verify/checks.ts, checkDisclosure): on, every post must
+     * carry #ad, #sponsored or #paidpartnership within its first 125 characters, or the
+     * platform's paid-partnership label. On for every new deal; off only by the brand's
+     * explicit choice, with the reason both parties see (`disclosureOffReason`). Deals made
+     * before the rule existed keep the terms they were made with: off, with that reason.
+     */
+    disclosureRequired: boolean("disclosure_required").notNull().default(true),
+    disclosureOffReason: text("disclosure_off_reason"),
     /** Set on the demo starter deals; unique per brand so seeding is idempotent in the database. */
     starterKey: text("starter_key"),
     /**
@@ -228,6 +237,11 @@ export const deals = pgTable(
       sql`${t.autoSettleConfidenceBps} between 5000 and 10000`,
     ),
     check("deals_review_window_check", sql`${t.reviewWindowSeconds} > 0`),
+    // A regulated rule is never off silently: off always says why.
+    check(
+      "deals_disclosure_check",
+      sql`${t.disclosureRequired} or ${t.disclosureOffReason} is not null`,
+    ),
   ],
 );
 
@@ -390,6 +404,8 @@ export const evidence = pgTable(
     thumbnailUrl: text("thumbnail_url"),
     publishedAt: timestamp("published_at", { withTimezone: true }),
     fetchedAt: timestamp("fetched_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The platform showed its paid-partnership label on the post (false: not shown, or not told). */
+    paidPartnership: boolean("paid_partnership").notNull().default(false),
     /** keccak256 of the canonical evidence record: what the verdict record refers to. */
     contentHash: text("content_hash").notNull(),
     /** Why it could not be read (status other than ok), in words a person understands. */
@@ -467,6 +483,8 @@ export const sandboxPosts = pgTable(
     handle: text("handle").notNull(),
     caption: text("caption").notNull(),
     mediaType: text("media_type").notNull().default("video"),
+    /** The post shows the sandbox's "Paid partnership" label, as platforms' branded-content labels do. */
+    paidPartnership: boolean("paid_partnership").notNull().default(false),
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
     createdAt: createdAt(),
   },

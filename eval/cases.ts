@@ -28,6 +28,8 @@ const post = z.discriminatedUnion("status", [
     author: z.string().nullable(),
     caption: z.string(),
     mediaType: z.string().nullable().default(null),
+    /** The platform shows its paid-partnership label on the post. */
+    paidPartnership: z.boolean().default(false),
   }),
   z.object({
     status: z.enum(["deleted", "unreachable", "blocked", "unsupported"]),
@@ -45,7 +47,16 @@ export const evalCase = z.object({
   deterministic: z.boolean(),
   /** A prompt-injection attempt whose honest verdict is a rejection. */
   attack: z.boolean(),
-  deal: z.object({ title: z.string(), milestone: z.string(), platform: z.string() }),
+  deal: z.object({
+    title: z.string(),
+    milestone: z.string(),
+    platform: z.string(),
+    /**
+     * The deal's disclosure rule (#ad within the first 125 characters). Off unless a case
+     * says so: the hand-written cases judge deals made before the rule.
+     */
+    disclosure: z.boolean().default(false),
+  }),
   requirements,
   post,
   declaredHandle: z.string().nullable(),
@@ -107,6 +118,7 @@ function evidenceOf(c: EvalCase): Evidence {
     mediaType: p.mediaType,
     thumbnailUrl: null,
     publishedAt: null,
+    ...(p.paidPartnership ? { paidPartnership: true as const } : {}),
   };
   return {
     status: "ok",
@@ -126,6 +138,7 @@ export function inputOf(c: EvalCase): VerifierInput {
     handleVerified: true,
     dealTitle: c.deal.title,
     milestoneTitle: c.deal.milestone,
+    disclosureRequired: c.deal.disclosure,
     platform: c.deal.platform,
   };
 }

@@ -181,6 +181,10 @@ type Draft = {
   claimNote?: string;
   claimUrl?: string;
   mediaType?: string;
+  /** The deal's disclosure rule is on (off for the cases made before it). */
+  disclosure?: boolean;
+  /** The platform shows its paid-partnership label on the post. */
+  paidPartnership?: boolean;
 };
 
 function captionOf(body: string, pieces: string[]): string {
@@ -196,7 +200,12 @@ function caseOf(d: Draft): EvalCase {
     why: d.why,
     deterministic: true,
     attack: d.attack ?? false,
-    deal: { title: d.t.title, milestone: d.t.milestone, platform: d.t.platform },
+    deal: {
+      title: d.t.title,
+      milestone: d.t.milestone,
+      platform: d.t.platform,
+      disclosure: d.disclosure ?? false,
+    },
     requirements: {
       hashtags: d.t.hashtags,
       mentions: d.t.mentions,
@@ -217,6 +226,7 @@ function caseOf(d: Draft): EvalCase {
           author: d.author === undefined ? d.t.author : d.author,
           caption,
           mediaType: d.mediaType ?? "video",
+          paidPartnership: d.paidPartnership ?? false,
         },
     declaredHandle: d.declared === undefined ? d.t.author : d.declared,
     claim: { url: d.claimUrl ?? url, text: d.claimText ?? caption, note: d.claimNote ?? "" },
@@ -370,5 +380,149 @@ export function generatedCases(): EvalCase[] {
         }
     });
   }
+  drafts.push(...disclosureDrafts(n));
   return drafts.map(caseOf);
+}
+
+// ── Disclosure (issue 24) ────────────────────────────────────────────────────────────
+// Deals with the disclosure rule on: #ad, #sponsored or #paidpartnership ending within the
+// caption's first 125 characters, or the platform's paid-partnership label. Every label
+// follows from how the caption is built, counted independently of the checks: captions are
+// ASCII (length = characters) except the emoji cases, whose characters are counted by
+// construction (one emoji, one character).
+
+const FOLD = 125;
+const DISCLOSURE_TAGS = ["#ad", "#sponsored", "#paidpartnership", "#AD", "#Sponsored", "#Ad"];
+/** Near misses that must not count as a disclosure: other tags, homoglyphs, invisible characters. */
+const DISCLOSURE_LOOKALIKES: [string, string][] = [
+  ["adorable", "#adorable"],
+  ["advert", "#advert"],
+  ["ads", "#ads"],
+  ["underscore", "#ad_"],
+  ["hyphenated", "#ad-free"],
+  ["in-a-word", "brand#ad"],
+  ["cyrillic", "#\u0430d"],
+  ["full-width-letters", "#\uff41\uff44"],
+  ["full-width-sign", "\uff03ad"],
+  ["zero-width-inside", "#a\u200bd"],
+  ["zero-width-after", "#ad\u200b"],
+  ["soft-hyphen", "#spon\u00adsored"],
+  ["combining-accent", "#ad\u0301"],
+  ["spaced", "# ad"],
+  ["vague-spon", "#spon"],
+  ["vague-sp", "#sp"],
+  ["vague-collab", "#collab"],
+  ["word-ad", "Ad:"],
+];
+
+const isDisclosureTag = (v: string) =>
+  ["#ad", "#sponsored", "#paidpartnership"].includes(v.toLowerCase());
+
+/**
+ * Where the first disclosure tag of an ASCII caption built of space-separated tokens ends
+ * (Infinity when none): the label's oracle, independent of the checks' own scanner.
+ */
+function firstDisclosureEnd(caption: string): number {
+  let at = 0;
+  for (const token of caption.split(" ")) {
+    if (isDisclosureTag(token)) return at + token.length;
+    at += token.length + 1;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+function disclosureDrafts(start: number): Draft[] {
+  const drafts: Draft[] = [];
+  let n = start;
+  for (const t of TEMPLATES) {
+    const items = itemsOf(t).map((i) => i.value);
+    // The brief's own items without any disclosure tag it requires (#ad on some templates):
+    // placed where they do not disclose, only the tag under test decides.
+    const plain = items.filter((v) => !isDisclosureTag(v));
+    BODIES.forEach((body, b) => {
+      const tag = DISCLOSURE_TAGS[b % DISCLOSURE_TAGS.length] as string;
+      const filler = `${BODIES[(b + 1) % BODIES.length]} ${BODIES[(b + 2) % BODIES.length]}`;
+      const base = { t, disclosure: true };
+      const push = (d: Omit<Draft, "n" | "t">) => drafts.push({ ...base, ...d, n: n++ });
+
+      // Within the fold: at the start, and at the end of a short caption.
+      push({
+        id: `gen-${t.key}-disclosure-start-${b}`,
+        category: "gen-disclosure-start",
+        why: `${tag} opens the caption`,
+        approve: true,
+        caption: captionOf(`${tag} ${body}`, items),
+      });
+      const atEnd = captionOf(body, [...items, tag]);
+      const ends = firstDisclosureEnd(atEnd);
+      push({
+        id: `gen-${t.key}-disclosure-end-${b}`,
+        category: ends <= FOLD ? "gen-disclosure-end-within" : "gen-disclosure-end-buried",
+        why: `${tag} ends the caption at character ${atEnd.length}; the first disclosure tag ends at ${ends}`,
+        approve: ends <= FOLD,
+        caption: atEnd,
+      });
+      // Past the fold: the tag (and any required disclosure tag) only after 125 characters.
+      const buried = captionOf(`${body} ${filler}`, [...items, tag]);
+      push({
+        id: `gen-${t.key}-disclosure-buried-${b}`,
+        category: "gen-disclosure-buried",
+        why: `${tag} is at character ${buried.length}, behind "more" (every required item present)`,
+        approve: false,
+        caption: buried,
+      });
+      // Absent: nothing that discloses anywhere (a brief requiring #ad then misses it too).
+      push({
+        id: `gen-${t.key}-disclosure-absent-${b}`,
+        category: "gen-disclosure-absent",
+        why: "no disclosure anywhere in the caption",
+        approve: false,
+        caption: captionOf(body, plain),
+      });
+      // Lookalikes up front, the real items (a required #ad included) past the fold.
+      const [variant, fake] = DISCLOSURE_LOOKALIKES[
+        (b + TEMPLATES.indexOf(t) * BODIES.length) % DISCLOSURE_LOOKALIKES.length
+      ] as [string, string];
+      for (const [v, text] of [
+        [variant, fake],
+        ...(b === 0 ? DISCLOSURE_LOOKALIKES.filter(([x]) => x !== variant) : []),
+      ] as [string, string][])
+        push({
+          id: `gen-${t.key}-disclosure-lookalike-${v}-${b}`,
+          category: "gen-disclosure-lookalike",
+          why: `"${text}" up front is not a disclosure; the required items come after character ${FOLD}`,
+          approve: false,
+          caption: captionOf(`${text} ${body} ${filler}`, items),
+        });
+      // The platform's label discloses, wherever the caption's tags are (or without any).
+      push({
+        id: `gen-${t.key}-disclosure-label-${b}`,
+        category: "gen-disclosure-label",
+        why: "the platform shows its paid-partnership label; no tag in the first 125 characters",
+        approve: true,
+        paidPartnership: true,
+        caption: captionOf(`${body} ${filler}`, items),
+      });
+      // Characters are what people see: emoji before the tag count one each.
+      const emoji = ["\u{1F389}", "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}", "\u{1F1EB}\u{1F1F7}"][
+        b % 3
+      ] as string;
+      const within = FOLD - 1 - tag.length; // emoji, a space, the tag: ends at 125
+      push({
+        id: `gen-${t.key}-disclosure-emoji-within-${b}`,
+        category: "gen-disclosure-emoji",
+        why: `${within} emoji, then ${tag} ending at character ${FOLD} (more UTF-16 units than that)`,
+        approve: true,
+        caption: `${emoji.repeat(within)} ${tag}\n${captionOf(body, items)}`,
+      });
+      push({
+        id: `gen-${t.key}-disclosure-emoji-past-${b}`,
+        category: "gen-disclosure-emoji",
+        why: `${within + 1} emoji, then ${tag} ending at character ${FOLD + 1}`,
+        approve: false,
+        caption: `${emoji.repeat(within + 1)} ${tag}\n${captionOf(`${body} ${filler}`, items)}`,
+      });
+    });
+  }
+  return drafts;
 }

@@ -123,7 +123,13 @@ export function judgementCases(): EvalCase[] {
             why,
             deterministic: false,
             attack: false,
-            deal: { title: b.title, milestone: b.milestone, platform: b.platform },
+            // Judged criteria, on deals without the disclosure rule (generate.ts tests that).
+            deal: {
+              title: b.title,
+              milestone: b.milestone,
+              platform: b.platform,
+              disclosure: false,
+            },
             requirements: {
               hashtags: b.hashtags,
               mentions: b.mentions,
@@ -137,6 +143,7 @@ export function judgementCases(): EvalCase[] {
               author: b.author,
               caption,
               mediaType: "video",
+              paidPartnership: false,
             },
             declaredHandle: b.author,
             claim: { url, text: caption, note: "" },

@@ -305,7 +305,7 @@ export const endpoints: Endpoint[] = [
     auth: true,
     body: createDealBody,
     summary:
-      "A brand creates a deal with its milestones (budget = sum of amounts). It is `unfunded` — invisible to creators — until the escrow holds the budget. Optional `deadline` (default 30 days): unreleased milestones are refundable to the brand after it plus 7 days.",
+      "A brand creates a deal with its milestones (budget = sum of amounts). It is `unfunded` — invisible to creators — until the escrow holds the budget. Optional `deadline` (default 30 days): unreleased milestones are refundable to the brand after it plus 7 days. `disclosure` (default `{ required: true }`): every post must carry #ad, #sponsored or #paidpartnership within its first 125 characters, or the platform's paid-partnership label (FTC guidance); `{ required: false, reason }` turns it off, the reason shown to the creator.",
     response: "201 { deal }",
     responseSchema: dealResponse,
     errors: ["403 wrong_role"],
@@ -327,7 +327,7 @@ export const endpoints: Endpoint[] = [
     auth: true,
     body: editDealBody,
     summary:
-      "The brand edits a deal nobody has taken; fields left out stay, `milestones` replaces the list. Unfunded: everything may change (the escrow is read first; a funding nobody reported opens the deal and the funded rules apply). Funded (`open`): the escrow holds the deadline and each milestone's amount — those (and the number of milestones) must stay; names, due dates within the deadline, requirements, title, description, platform, minimum score, auto-settle threshold (`autoSettleConfidence`), review window and invite may change. One `edited` event names the fields changed; nothing changed, no event.",
+      "The brand edits a deal nobody has taken; fields left out stay, `milestones` replaces the list. Unfunded: everything may change (the escrow is read first; a funding nobody reported opens the deal and the funded rules apply). Funded (`open`): the escrow holds the deadline and each milestone's amount — those (and the number of milestones) must stay; names, due dates within the deadline, requirements, title, description, platform, minimum score, auto-settle threshold (`autoSettleConfidence`), review window, disclosure rule (`{ required: false, reason }` to turn it off) and invite may change. One `edited` event names the fields changed; nothing changed, no event.",
     response: "{ deal }",
     responseSchema: dealResponse,
     errors: [
@@ -972,7 +972,7 @@ function chainAndLedgerEndpoints(): Endpoint[] {
 // Evidence: the posts the verifier reads, the handles their authors must match, and the
 // sandbox platform of the embedded setup (lib/verify/evidence, lib/profile, lib/social).
 function evidenceEndpoints(): Endpoint[] {
-  const post = "{ id, url, handle, caption, mediaType, createdAt, deleted }";
+  const post = "{ id, url, handle, caption, mediaType, paidPartnership, createdAt, deleted }";
   return [
     {
       method: "GET",
@@ -982,7 +982,7 @@ function evidenceEndpoints(): Endpoint[] {
       summary:
         "The posts the verifier read for this milestone, one per revision, newest first, paginated (parties only; `revision` picks one): status (ok | deleted | unreachable | blocked | unsupported), platform, canonical URL, author against the creator's declared handle, caption, content hash.",
       response:
-        "{ evidence: [{ revision, status, platform, url, canonicalUrl, authorHandle, declaredHandle, authorMatches, caption, mediaType, thumbnailUrl, publishedAt, fetchedAt, contentHash, error }], nextCursor }",
+        "{ evidence: [{ revision, status, platform, url, canonicalUrl, authorHandle, declaredHandle, authorMatches, caption, mediaType, thumbnailUrl, publishedAt, paidPartnership, fetchedAt, contentHash, error }], nextCursor }",
       query: evidenceQuery,
       responseSchema: evidenceListResponse,
       errors: ["404 not_found (not a party)"],
@@ -1068,7 +1068,7 @@ function evidenceEndpoints(): Endpoint[] {
       auth: true,
       body: publishBody,
       summary:
-        "Publish a post on the sandbox platform (embedded setup). The first post claims the handle as the caller's sandbox handle; later posts must use it.",
+        "Publish a post on the sandbox platform (embedded setup). The first post claims the handle as the caller's sandbox handle; later posts must use it. `paidPartnership: true` shows the sandbox's paid-partnership label, which the verifier accepts as the disclosure.",
       response: `201 { post: ${post} }`,
       responseSchema: sandboxPostResponse,
       errors: ["404 not_found (sandbox off)", "409 conflict (handle)"],

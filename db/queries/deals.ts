@@ -351,6 +351,8 @@ export type DealFieldsPatch = Partial<
     | "inviteEmail"
     | "deadlineAt"
     | "reviewWindowSeconds"
+    | "disclosureRequired"
+    | "disclosureOffReason"
     | "budgetUnits"
   >
 >;
@@ -444,6 +446,8 @@ export type NewDealRow = Pick<
   | "budgetUnits"
   | "deadlineAt"
   | "reviewWindowSeconds"
+  | "disclosureRequired"
+  | "disclosureOffReason"
   | "inviteEmail"
   | "metadata"
 >;

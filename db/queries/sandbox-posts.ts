@@ -6,7 +6,13 @@ import { type SandboxPost, sandboxPosts } from "@/db/schema";
 
 export async function insertSandboxPost(
   db: DbOrTx,
-  p: { userId: string; handle: string; caption: string; mediaType: string },
+  p: {
+    userId: string;
+    handle: string;
+    caption: string;
+    mediaType: string;
+    paidPartnership?: boolean;
+  },
 ): Promise<SandboxPost> {
   const [row] = await db.insert(sandboxPosts).values(p).returning();
   if (!row) throw new Error("insert returned no row");

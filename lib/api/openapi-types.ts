@@ -114,7 +114,7 @@ export interface paths {
         /** The caller's deals, as brand or creator, a page at a time. `?open=1`: open deals a creator may take. `limit` 1..100 (default 20), `cursor` from `nextCursor` (rows inserted while paging never shift later pages); filters `status`, `platform`, `search` (title or description, case-insensitive substring); `sort` newest (default) | oldest | budget. Each deal's `brand` and `creator` carry `{ id, name }` (`name`: the display name, else the e-mail). */
         get: operations["getDeals"];
         put?: never;
-        /** A brand creates a deal with its milestones (budget = sum of amounts). It is `unfunded` — invisible to creators — until the escrow holds the budget. Optional `deadline` (default 30 days): unreleased milestones are refundable to the brand after it plus 7 days. */
+        /** A brand creates a deal with its milestones (budget = sum of amounts). It is `unfunded` — invisible to creators — until the escrow holds the budget. Optional `deadline` (default 30 days): unreleased milestones are refundable to the brand after it plus 7 days. `disclosure` (default `{ required: true }`): every post must carry #ad, #sponsored or #paidpartnership within its first 125 characters, or the platform's paid-partnership label (FTC guidance); `{ required: false, reason }` turns it off, the reason shown to the creator. */
         post: operations["postDeals"];
         delete?: never;
         options?: never;
@@ -154,7 +154,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** The brand edits a deal nobody has taken; fields left out stay, `milestones` replaces the list. Unfunded: everything may change (the escrow is read first; a funding nobody reported opens the deal and the funded rules apply). Funded (`open`): the escrow holds the deadline and each milestone's amount — those (and the number of milestones) must stay; names, due dates within the deadline, requirements, title, description, platform, minimum score, auto-settle threshold (`autoSettleConfidence`), review window and invite may change. One `edited` event names the fields changed; nothing changed, no event. */
+        /** The brand edits a deal nobody has taken; fields left out stay, `milestones` replaces the list. Unfunded: everything may change (the escrow is read first; a funding nobody reported opens the deal and the funded rules apply). Funded (`open`): the escrow holds the deadline and each milestone's amount — those (and the number of milestones) must stay; names, due dates within the deadline, requirements, title, description, platform, minimum score, auto-settle threshold (`autoSettleConfidence`), review window, disclosure rule (`{ required: false, reason }` to turn it off) and invite may change. One `edited` event names the fields changed; nothing changed, no event. */
         patch: operations["patchDealsById"];
         trace?: never;
     };
@@ -186,6 +186,41 @@ export interface paths {
         get: operations["getDealsByIdEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deals/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The thread between the deal's brand and its creator, newest first, with the caller's `unreadCount` (the other party's messages after the caller's read marker). Bodies are plain text: render them as text. `limit` 1..100 (default 20), `cursor` from `nextCursor` (older messages). */
+        get: operations["getDealsByIdMessages"];
+        put?: never;
+        /** Write to the other party of the deal: plain text, 1–4,000 characters (trimmed). At most 20 messages a minute and 200 an hour per person, across every deal and every instance of the app. Records `message.created` (the other party's inbox, e-mail and webhooks; the deal's timeline). Sending reads the thread up to the new message. */
+        post: operations["postDealsByIdMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deals/{id}/messages/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Marks the thread read up to `upTo` (a message of this deal), or all of it; the marker never moves back. */
+        post: operations["postDealsByIdMessagesRead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -977,7 +1012,7 @@ export interface paths {
         /** The caller's sandbox posts, newest first. */
         get: operations["getSocialPosts"];
         put?: never;
-        /** Publish a post on the sandbox platform (embedded setup). The first post claims the handle as the caller's sandbox handle; later posts must use it. */
+        /** Publish a post on the sandbox platform (embedded setup). The first post claims the handle as the caller's sandbox handle; later posts must use it. `paidPartnership: true` shows the sandbox's paid-partnership label, which the verifier accepts as the disclosure. */
         post: operations["postSocialPosts"];
         delete?: never;
         options?: never;
@@ -1139,6 +1174,13 @@ export interface components {
             autoSettleConfidence: number;
             /** @description Goes up with each edit of the terms; pass it to accept to take this version */
             termsVersion: number;
+            /** @description The deal's FTC disclosure rule: on by default, off only with a reason */
+            disclosure: {
+                /** @description Every post must carry #ad, #sponsored or #paidpartnership within its first 125 characters, or the platform's paid-partnership label */
+                required: boolean;
+                /** @description Why the brand turned the rule off; null while it is on */
+                reason: string | null;
+            };
             inviteEmail: string | null;
             /** @description Paid out so far (confirmed settlements) */
             paid: string;
@@ -1320,6 +1362,13 @@ export interface components {
             autoSettleConfidence: number;
             /** @description Goes up with each edit of the terms; pass it to accept to take this version */
             termsVersion: number;
+            /** @description The deal's FTC disclosure rule: on by default, off only with a reason */
+            disclosure: {
+                /** @description Every post must carry #ad, #sponsored or #paidpartnership within its first 125 characters, or the platform's paid-partnership label */
+                required: boolean;
+                /** @description Why the brand turned the rule off; null while it is on */
+                reason: string | null;
+            };
             inviteEmail: string | null;
             /** @description Paid out so far (confirmed settlements) */
             paid: string;
@@ -1418,7 +1467,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested";
+            type: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created";
             /** Format: uuid */
             dealId: string;
             milestoneId: string | null;
@@ -1432,6 +1481,22 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        Message: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            dealId: string;
+            author: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                role: "brand" | "creator";
+            };
+            /** @description Plain text, as sent: render it as text, never as HTML */
+            body: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
         Event: {
             /**
              * Format: uuid
@@ -1441,7 +1506,7 @@ export interface components {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested";
+            type: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created";
             /** Format: date-time */
             createdAt: string;
             /** Format: uuid */
@@ -1603,7 +1668,7 @@ export interface components {
                 missing: string[];
                 requirements: {
                     /** @enum {string} */
-                    kind: "hashtag" | "mention" | "link";
+                    kind: "hashtag" | "mention" | "link" | "disclosure";
                     value: string;
                     found: boolean;
                 }[];
@@ -1705,7 +1770,7 @@ export interface components {
                 /** Format: uuid */
                 id: string;
                 /** @enum {string} */
-                type: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested";
+                type: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created";
                 /** Format: uuid */
                 dealId: string;
                 milestoneId: string | null;
@@ -1718,7 +1783,7 @@ export interface components {
             id: string;
             url: string;
             /** @description Empty: every type */
-            eventTypes: ("created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested")[];
+            eventTypes: ("created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created")[];
             enabled: boolean;
             /** @description Why the service disabled it (persistent failure) */
             disabledReason: string | null;
@@ -1741,7 +1806,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested";
+            eventType: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;
@@ -1802,6 +1867,8 @@ export interface components {
             mediaType: string | null;
             thumbnailUrl: string | null;
             publishedAt: string | null;
+            /** @description The platform showed its paid-partnership label on the post (false: not shown, or the platform does not say) */
+            paidPartnership: boolean;
             /** Format: date-time */
             fetchedAt: string;
             contentHash: string;
@@ -1812,10 +1879,10 @@ export interface components {
             ready: boolean;
             /** @description What the verifier would find missing, in its words ("hashtag #ad") */
             missing: string[];
-            /** @description Each required hashtag, mention and link, and whether the post's caption has it */
+            /** @description Each required hashtag, mention and link, and whether the post's caption has it; last, when the deal requires disclosure, `disclosure`: #ad, #sponsored or #paidpartnership within the first 125 characters, or the platform's paid-partnership label */
             requirements: {
                 /** @enum {string} */
-                kind: "hashtag" | "mention" | "link";
+                kind: "hashtag" | "mention" | "link" | "disclosure";
                 value: string;
                 found: boolean;
             }[];
@@ -1862,6 +1929,8 @@ export interface components {
             handle: string;
             caption: string;
             mediaType: string;
+            /** @description The post shows the sandbox's paid-partnership label */
+            paidPartnership: boolean;
             /** Format: date-time */
             createdAt: string;
             deleted: boolean;
@@ -1878,6 +1947,8 @@ export interface components {
             author_name: string;
             author_url: string;
             media_type: string;
+            /** @description The sandbox's own field: the post shows its paid-partnership label */
+            paid_partnership: boolean;
             /** Format: date-time */
             published_at: string;
             thumbnail_url: string | null;
@@ -2604,6 +2675,17 @@ export interface operations {
                     deadline?: string;
                     /** @default 7 */
                     reviewWindowDays?: number;
+                    /**
+                     * @default {
+                     *       "required": true
+                     *     }
+                     */
+                    disclosure?: {
+                        /** @description true: every post must carry #ad, #sponsored or #paidpartnership within its first 125 characters, or the platform's paid-partnership label; the verifier lists it under `missing` otherwise */
+                        required: boolean;
+                        /** @description Required when `required` is false, refused otherwise: why this deal's posts need no disclosure (e.g. they go on the brand's own account). Shown to the creator with the deal's terms */
+                        reason?: string;
+                    };
                     milestones: {
                         title: string;
                         amount: number;
@@ -2985,6 +3067,12 @@ export interface operations {
                     /** Format: date-time */
                     deadline?: string;
                     reviewWindowDays?: number;
+                    disclosure?: {
+                        /** @description true: every post must carry #ad, #sponsored or #paidpartnership within its first 125 characters, or the platform's paid-partnership label; the verifier lists it under `missing` otherwise */
+                        required: boolean;
+                        /** @description Required when `required` is false, refused otherwise: why this deal's posts need no disclosure (e.g. they go on the brand's own account). Shown to the creator with the deal's terms */
+                        reason?: string;
+                    };
                     milestones?: {
                         title: string;
                         amount: number;
@@ -3319,13 +3407,322 @@ export interface operations {
             };
         };
     };
+    getDealsByIdMessages: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: {
+                /** @description The API version to answer in (see /docs#changelog). Default: the version the API key is pinned to, else the current one (2026-11-24). An unknown version is refused with 400 invalid_request. */
+                "Milestone-Version"?: "2026-11-24" | "2026-06-01";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description { messages: [{ id, dealId, author: { id, role }, body, createdAt }], nextCursor, unreadCount } */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first */
+                        messages: components["schemas"]["Message"][];
+                        /** @description Pass as ?cursor= for the next page */
+                        nextCursor: string | null;
+                        /** @description The other party's messages the caller has not marked read */
+                        unreadCount: number;
+                    };
+                };
+            };
+            /** @description 400 invalid_request (the query); 400 invalid_request (an unknown Milestone-Version header) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 401 unauthenticated | invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 403 insufficient_scope (an API key without the read scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 404 not_found (not a party) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 429 rate_limited (per API key and per user) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 500 internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postDealsByIdMessages: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version to answer in (see /docs#changelog). Default: the version the API key is pinned to, else the current one (2026-11-24). An unknown version is refused with 400 invalid_request. */
+                "Milestone-Version"?: "2026-11-24" | "2026-06-01";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 201 { message } */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: components["schemas"]["Message"];
+                    };
+                };
+            };
+            /** @description 400 invalid_request (an empty or over-long body); 400 invalid_json (the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 401 unauthenticated | invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 403 insufficient_scope (an API key without the write scope); 403 csrf_rejected (the session cookie, from another site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 404 not_found (not a party) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 409 invalid_state (nobody has taken the deal yet) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 413 payload_too_large (over 64 KiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 415 unsupported_media_type (a body not sent as application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 429 rate_limited (with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 500 internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postDealsByIdMessagesRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version to answer in (see /docs#changelog). Default: the version the API key is pinned to, else the current one (2026-11-24). An unknown version is refused with 400 invalid_request. */
+                "Milestone-Version"?: "2026-11-24" | "2026-06-01";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    upTo?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description { unreadCount } */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        unreadCount: number;
+                    };
+                };
+            };
+            /** @description 400 invalid_request; 400 invalid_json (the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 401 unauthenticated | invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 403 insufficient_scope (an API key without the write scope); 403 csrf_rejected (the session cookie, from another site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 404 not_found (not a party, or upTo is not a message of this deal) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 413 payload_too_large (over 64 KiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 415 unsupported_media_type (a body not sent as application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 429 rate_limited (per API key and per user) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 500 internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getEvents: {
         parameters: {
             query?: {
                 limit?: number;
                 cursor?: string;
                 /** @description Only events of this type */
-                type?: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested";
+                type?: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created";
                 /** @description Only events about this deal (and its milestones) or milestone */
                 object?: string;
                 /** @description desc: newest first (browse). asc: oldest first (replay, follow) */
@@ -7183,7 +7580,7 @@ export interface operations {
                     /** @description https URL on a public address that receives the events (a deployment's FETCH_ALLOWED_HOSTS may exempt local receivers, e.g. http://127.0.0.1:4000) */
                     url: string;
                     /** @description Event types to deliver; empty or omitted = all */
-                    eventTypes?: ("created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested")[];
+                    eventTypes?: ("created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created")[];
                     /** @description Your own key-value pairs (at most 20; keys up to 40 characters of A-Za-z0-9_.-, values up to 500 characters) */
                     metadata?: {
                         [key: string]: string;
@@ -7459,7 +7856,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     /** @description Event types to deliver; empty or omitted = all */
-                    eventTypes?: ("created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested")[];
+                    eventTypes?: ("created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created")[];
                     enabled?: boolean;
                     /** @description Pairs merged into the stored metadata; a key sent with "" is removed */
                     metadata?: {
@@ -7833,7 +8230,7 @@ export interface operations {
                      * @description The event type to send (any, subscribed or not)
                      * @enum {string}
                      */
-                    type: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested";
+                    type: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created";
                 };
             };
         };
@@ -8292,7 +8689,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { evidence: [{ revision, status, platform, url, canonicalUrl, authorHandle, declaredHandle, authorMatches, caption, mediaType, thumbnailUrl, publishedAt, fetchedAt, contentHash, error }], nextCursor } */
+            /** @description { evidence: [{ revision, status, platform, url, canonicalUrl, authorHandle, declaredHandle, authorMatches, caption, mediaType, thumbnailUrl, publishedAt, paidPartnership, fetchedAt, contentHash, error }], nextCursor } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8829,7 +9226,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { posts: [{ id, url, handle, caption, mediaType, createdAt, deleted }], nextCursor } */
+            /** @description { posts: [{ id, url, handle, caption, mediaType, paidPartnership, createdAt, deleted }], nextCursor } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8918,11 +9315,13 @@ export interface operations {
                      * @enum {string}
                      */
                     mediaType?: "video" | "photo" | "story";
+                    /** @default false */
+                    paidPartnership?: boolean;
                 };
             };
         };
         responses: {
-            /** @description 201 { post: { id, url, handle, caption, mediaType, createdAt, deleted } } */
+            /** @description 201 { post: { id, url, handle, caption, mediaType, paidPartnership, createdAt, deleted } } */
             201: {
                 headers: {
                     [name: string]: unknown;

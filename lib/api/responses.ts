@@ -286,6 +286,19 @@ export const dealSchema = z
       .number()
       .int()
       .describe("Goes up with each edit of the terms; pass it to accept to take this version"),
+    disclosure: z
+      .object({
+        required: z
+          .boolean()
+          .describe(
+            "Every post must carry #ad, #sponsored or #paidpartnership within its first 125 characters, or the platform's paid-partnership label",
+          ),
+        reason: z
+          .string()
+          .nullable()
+          .describe("Why the brand turned the rule off; null while it is on"),
+      })
+      .describe("The deal's FTC disclosure rule: on by default, off only with a reason"),
     inviteEmail: z.string().nullable(),
     paid: decimal.describe("Paid out so far (confirmed settlements)"),
     escrow: escrowSchema,
@@ -526,6 +539,11 @@ export const evidenceSchema = z
     mediaType: z.string().nullable(),
     thumbnailUrl: z.string().nullable(),
     publishedAt: iso.nullable(),
+    paidPartnership: z
+      .boolean()
+      .describe(
+        "The platform showed its paid-partnership label on the post (false: not shown, or the platform does not say)",
+      ),
     fetchedAt: iso,
     contentHash: z.string(),
     error: z.string().nullable(),
@@ -543,6 +561,7 @@ export const sandboxPostSchema = z
     handle: z.string(),
     caption: z.string(),
     mediaType: z.string(),
+    paidPartnership: z.boolean().describe("The post shows the sandbox's paid-partnership label"),
     createdAt: iso,
     deleted: z.boolean(),
   })
@@ -560,6 +579,9 @@ export const oembedResponse = z
     author_name: z.string(),
     author_url: z.string(),
     media_type: z.string(),
+    paid_partnership: z
+      .boolean()
+      .describe("The sandbox's own field: the post shows its paid-partnership label"),
     published_at: iso,
     thumbnail_url: z.string().nullable(),
   })

@@ -103,6 +103,8 @@ export async function createDeal(
       budgetUnits,
       deadlineAt,
       reviewWindowSeconds: input.reviewWindowDays * 24 * 3600,
+      disclosureRequired: input.disclosure.required,
+      disclosureOffReason: input.disclosure.required ? null : (input.disclosure.reason ?? null),
       inviteEmail: input.creatorEmail?.toLowerCase() ?? null,
       metadata: input.metadata ?? {},
     });

@@ -21,13 +21,13 @@ import { scoreToBps, unitsToDecimal } from "@/lib/money";
 
 // Editing a deal nobody has taken. What may change follows what the escrow holds:
 //   unfunded  nothing is on-chain yet, so everything may change (title, brief, platform,
-//             minimum score, auto-settle threshold, review window, invite, deadline,
-//             milestones: their names, amounts, due dates, requirements and number);
+//             minimum score, auto-settle threshold, review window, disclosure rule, invite,
+//             deadline, milestones: their names, amounts, due dates, requirements and number);
 //   open      funded, not taken: the escrow holds the deadline and each milestone's amount
 //             (so also their number and the budget) — those stay; everything the escrow
 //             does not hold may still change (milestone names, due dates within the
 //             deadline, requirements, title, brief, platform, score, auto-settle
-//             threshold, review window, invite);
+//             threshold, review window, disclosure rule, invite);
 //   taken, cancelled, completed, expired: nothing (409 deal_not_editable).
 // The escrow is read before anything is written (an unfunded deal may have been funded
 // without anyone reporting it), outside the transaction; the write itself holds the deal's
@@ -47,6 +47,7 @@ export type EditedField =
   | "creatorEmail"
   | "deadline"
   | "reviewWindowDays"
+  | "disclosure"
   | "milestones";
 
 function notEditable(deal: Deal): AppError {
@@ -257,6 +258,17 @@ export async function editDeal(
     ) {
       patch.reviewWindowSeconds = input.reviewWindowDays * 24 * 3600;
       changed.push("reviewWindowDays");
+    }
+    if (input.disclosure !== undefined) {
+      const reason = input.disclosure.required ? null : (input.disclosure.reason ?? null);
+      if (
+        input.disclosure.required !== deal.disclosureRequired ||
+        reason !== deal.disclosureOffReason
+      ) {
+        patch.disclosureRequired = input.disclosure.required;
+        patch.disclosureOffReason = reason;
+        changed.push("disclosure");
+      }
     }
     const milestonesChanged = next !== null && !sameMilestones(current, next);
     // A relayed funding holds the deal (lib/deals/funding.ts): it sends the amounts and the

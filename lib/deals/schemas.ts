@@ -100,6 +100,44 @@ const dealReviewWindowDays = z
   .min(1, "must be at least 1 day")
   .max(60, "must be at most 60 days");
 const dealMilestones = z.array(milestoneInput).min(1, "add at least one milestone").max(20);
+
+/**
+ * The deal's FTC disclosure rule (lib/verify/checks.ts): on unless the brand turns it off,
+ * explicitly and with a reason the creator sees on the deal's terms.
+ */
+export const disclosureInput = z
+  .object({
+    required: z
+      .boolean({ error: "must be true or false" })
+      .describe(
+        "true: every post must carry #ad, #sponsored or #paidpartnership within its first 125 characters, or the platform's paid-partnership label; the verifier lists it under `missing` otherwise",
+      ),
+    reason: z
+      .string()
+      .trim()
+      .min(10, "must say why in at least 10 characters")
+      .max(500, "must be at most 500 characters")
+      .optional()
+      .describe(
+        "Required when `required` is false, refused otherwise: why this deal's posts need no disclosure (e.g. they go on the brand's own account). Shown to the creator with the deal's terms",
+      ),
+  })
+  .superRefine((d, ctx) => {
+    if (!d.required && d.reason === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["reason"],
+        message:
+          "is required to turn disclosure off: say why this deal's posts need no #ad (at least 10 characters)",
+      });
+    if (d.required && d.reason !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["reason"],
+        message: "is only for turning disclosure off (required: false)",
+      });
+  });
+export type DisclosureInput = z.infer<typeof disclosureInput>;
 /** A new deal's milestones may carry metadata (changed later with PATCH /api/milestones/:id). */
 const newDealMilestones = z
   .array(milestoneInput.extend({ metadata: metadataSchema.optional() }))
@@ -123,6 +161,8 @@ export const createDealBody = z.object({
    * may settle it themselves (default 7).
    */
   reviewWindowDays: dealReviewWindowDays.default(7),
+  /** The FTC disclosure rule (default: required). */
+  disclosure: disclosureInput.default({ required: true }),
   milestones: newDealMilestones,
   metadata: metadataSchema.optional(),
 });
@@ -143,6 +183,7 @@ export const editDealBody = z.object({
   creatorEmail: dealCreatorEmail.nullable().optional(),
   deadline: dealDeadline.optional(),
   reviewWindowDays: dealReviewWindowDays.optional(),
+  disclosure: disclosureInput.optional(),
   milestones: dealMilestones.optional(),
   /** Merged into the deal's metadata ("" removes a key); may change in any status. */
   metadata: metadataPatchSchema.optional(),

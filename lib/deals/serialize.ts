@@ -119,6 +119,12 @@ export type DealJson = {
   autoSettleConfidence: number;
   /** Goes up with each edit of the terms; a creator takes the version they reviewed. */
   termsVersion: number;
+  /**
+   * The FTC disclosure rule: `required` (every post carries #ad, #sponsored or
+   * #paidpartnership within its first 125 characters, or the platform's label), or off with
+   * the brand's `reason`.
+   */
+  disclosure: DisclosureJson;
   inviteEmail: string | null;
   /** USDC paid out so far (confirmed settlements), a decimal string. */
   paid: string;
@@ -133,6 +139,14 @@ export type DealJson = {
   createdAt: string;
   milestones: MilestoneJson[];
 };
+
+export type DisclosureJson = { required: boolean; reason: string | null };
+
+/** The deal's disclosure rule as the API shows it. */
+export const disclosureJson = (deal: Deal): DisclosureJson => ({
+  required: deal.disclosureRequired,
+  reason: deal.disclosureRequired ? null : deal.disclosureOffReason,
+});
 
 /** The deal's money in the escrow (decimal strings, 6 places). */
 export type EscrowJson = {
@@ -372,6 +386,7 @@ export function dealJson(deal: Deal, details: DealDetails): DealJson {
     minScore: bpsToScore(deal.minScoreBps),
     autoSettleConfidence: bpsToScore(deal.autoSettleConfidenceBps),
     termsVersion: deal.termsVersion,
+    disclosure: disclosureJson(deal),
     inviteEmail: deal.inviteEmail,
     paid: unitsToDecimal(paidUnits),
     escrow: escrowJson(deal, ms, dealSettlements, g.refundTo.get(deal.id) ?? deal.brandWallet),

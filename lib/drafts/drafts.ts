@@ -41,7 +41,11 @@ export const DRAFT_WINDOW = { limit: 30, windowMs: 60_000 };
 
 const mediaUrl = (d: Draft) => `/api/milestones/${d.milestoneId}/drafts/${d.id}/media`;
 
-export function draftJson(d: Draft, milestone: Pick<Milestone, "requirements">): DraftJson {
+export function draftJson(
+  d: Draft,
+  milestone: Pick<Milestone, "requirements">,
+  deal: Pick<Deal, "disclosureRequired">,
+): DraftJson {
   const media: DraftJson["media"] =
     d.mediaKind === "link" && d.mediaUrl
       ? { kind: "link", url: d.mediaUrl }
@@ -65,7 +69,9 @@ export function draftJson(d: Draft, milestone: Pick<Milestone, "requirements">):
     reviewMessage: d.reviewMessage,
     reviewedAt: d.reviewedAt?.toISOString() ?? null,
     createdAt: d.createdAt.toISOString(),
-    check: checkDraftCaption(milestone.requirements, d.caption),
+    check: checkDraftCaption(milestone.requirements, d.caption, {
+      disclosure: deal.disclosureRequired,
+    }),
   };
 }
 
@@ -144,7 +150,9 @@ export async function createDraft(
         mediaUrl: input.link ?? null,
         submittedBy: caller.id,
       });
-      const check = checkDraftCaption(locked.requirements, row.caption);
+      const check = checkDraftCaption(locked.requirements, row.caption, {
+        disclosure: deal.disclosureRequired,
+      });
       await recordEvent(tx, {
         dealId: deal.id,
         milestoneId: locked.id,
@@ -160,7 +168,7 @@ export async function createDraft(
       });
       return row;
     });
-    return draftJson(draft, milestone);
+    return draftJson(draft, milestone, deal);
   } catch (err) {
     if (stored)
       await storage.delete(stored.key).catch((e: unknown) => {
@@ -180,7 +188,7 @@ export async function listMilestoneDrafts(
   milestoneId: string,
   page: PageQuery,
 ): Promise<Page<DraftJson>> {
-  const { milestone } = await partyMilestone(db, caller, milestoneId);
+  const { deal, milestone } = await partyMilestone(db, caller, milestoneId);
   const list = `drafts:${milestone.id}`;
   const before = page.cursor
     ? decodeCursor(list, page.cursor, z.number().int().positive())
@@ -189,7 +197,7 @@ export async function listMilestoneDrafts(
   return toPage(
     rows,
     page.limit,
-    (d) => draftJson(d, milestone),
+    (d) => draftJson(d, milestone, deal),
     (d) => encodeCursor(list, d.revision),
   );
 }
@@ -201,10 +209,10 @@ export async function getDraft(
   milestoneId: string,
   draftId: string,
 ): Promise<DraftJson> {
-  const { milestone } = await partyMilestone(db, caller, milestoneId);
+  const { deal, milestone } = await partyMilestone(db, caller, milestoneId);
   const draft = await findDraft(db, milestone.id, draftId);
   if (!draft) throw notFound("Draft");
-  return draftJson(draft, milestone);
+  return draftJson(draft, milestone, deal);
 }
 
 /** GET /api/milestones/:id/drafts/:draftId/media — the file, to the deal's two parties only. */
@@ -266,10 +274,10 @@ export async function reviewDraft(
       });
     return row;
   });
-  if (changed) return draftJson(changed, milestone);
+  if (changed) return draftJson(changed, milestone, deal);
   const current = await findDraft(db, milestone.id, draftId);
   if (!current) throw notFound("Draft");
-  if (current.status === review.status) return draftJson(current, milestone);
+  if (current.status === review.status) return draftJson(current, milestone, deal);
   const why =
     current.status === "superseded"
       ? `revision ${current.revision} was replaced by a newer draft`

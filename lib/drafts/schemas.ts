@@ -51,7 +51,7 @@ export const changesBody = z.object({
 export const draftListQuery = pageQuery;
 
 const requirementResult = z.object({
-  kind: z.enum(["hashtag", "mention", "link"]),
+  kind: z.enum(["hashtag", "mention", "link", "disclosure"]),
   value: z.string(),
   found: z.boolean(),
 });

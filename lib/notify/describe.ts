@@ -200,6 +200,7 @@ const fieldWords: Record<string, string> = {
   creatorEmail: "invited creator",
   deadline: "deadline",
   reviewWindowDays: "review window",
+  disclosure: "disclosure rule",
   milestones: "milestones",
 };
 

@@ -33,6 +33,11 @@ export const publishBody = z.object({
   handle: handleText,
   caption: z.string().trim().min(1, "must not be empty").max(2_200),
   mediaType: z.enum(sandboxMediaTypes).default("video"),
+  /**
+   * Show the sandbox's "Paid partnership" label on the post, as Instagram, TikTok and
+   * YouTube show theirs; the verifier accepts it as the disclosure.
+   */
+  paidPartnership: z.boolean().default(false),
 });
 
 export const oembedQuery = z.object({
@@ -46,6 +51,7 @@ export type SandboxPostJson = {
   handle: string;
   caption: string;
   mediaType: string;
+  paidPartnership: boolean;
   createdAt: string;
   deleted: boolean;
 };
@@ -57,6 +63,7 @@ export function sandboxPostJson(p: SandboxPost): SandboxPostJson {
     handle: p.handle,
     caption: p.caption,
     mediaType: p.mediaType,
+    paidPartnership: p.paidPartnership,
     createdAt: p.createdAt.toISOString(),
     deleted: p.deletedAt !== null,
   };
@@ -148,6 +155,8 @@ export async function oembedFor(db: Db, url: string): Promise<Record<string, unk
     author_name: post.handle,
     author_url: `${origin}/social/@${post.handle}`,
     media_type: post.mediaType,
+    // Not an oEmbed field: the sandbox's own, read by its adapter as the platform's label.
+    paid_partnership: post.paidPartnership,
     published_at: post.createdAt.toISOString(),
     thumbnail_url: null,
   };

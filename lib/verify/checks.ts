@@ -10,12 +10,14 @@ import type { VerifierInput } from "./verdict";
 // one they have verified (proved theirs with a one-time code): a handle anyone can declare
 // would let them be paid for someone else's post.
 
-export type RequirementKind = "hashtag" | "mention" | "link";
+export type RequirementKind = "hashtag" | "mention" | "link" | "disclosure";
 export type RequirementResult = { kind: RequirementKind; value: string; found: boolean };
 export type RequirementCheck = {
   results: RequirementResult[];
   /** Human strings for what is not there, e.g. "hashtag #ad", in requirement order. */
   missing: string[];
+  /** The deal's disclosure rule on this text; null when the deal does not require it. */
+  disclosure: DisclosureCheck | null;
 };
 
 const WORD = "[\\p{L}\\p{N}_]";
@@ -184,8 +186,25 @@ export function evidenceHaystack(e: Evidence): string {
   return e.status === "ok" ? e.record.caption : "";
 }
 
-/** Checks every required hashtag, mention and link against a text (the post's caption). */
-export function checkRequirements(requirements: Requirements, haystack: string): RequirementCheck {
+/** What a deal's disclosure rule asks for, as the requirement lists name it. */
+export const DISCLOSURE_RULE = `#ad, #sponsored or #paidpartnership within the first ${DISCLOSURE_FOLD} characters, or the platform's paid-partnership label`;
+
+export type CheckOptions = {
+  /** The deal's disclosure rule is on (deals.disclosure_required). */
+  disclosure?: boolean;
+  /** The platform shows its paid-partnership label on the post (evidence). */
+  platformLabel?: boolean;
+};
+
+/**
+ * Checks every required hashtag, mention and link against a text (the post's caption, or a
+ * draft's), and the disclosure rule when the deal has it on (listed last).
+ */
+export function checkRequirements(
+  requirements: Requirements,
+  haystack: string,
+  opts: CheckOptions = {},
+): RequirementCheck {
   const results: RequirementResult[] = [
     ...requirements.hashtags.map((v) => ({
       kind: "hashtag" as const,
@@ -204,7 +223,11 @@ export function checkRequirements(requirements: Requirements, haystack: string):
     })),
   ];
   const missing = [...new Set(results.filter((r) => !r.found).map((r) => `${r.kind} ${r.value}`))];
-  return { results, missing };
+  if (!opts.disclosure) return { results, missing, disclosure: null };
+  const disclosure = checkDisclosure(haystack, { platformLabel: opts.platformLabel });
+  results.push({ kind: "disclosure", value: DISCLOSURE_RULE, found: disclosure.found });
+  if (disclosure.missing) missing.push(disclosure.missing);
+  return { results, missing, disclosure };
 }
 
 const platformNames: Record<string, string> = {
@@ -258,7 +281,10 @@ export function evidenceProblems(
 export function deterministicCheck(
   input: VerifierInput,
 ): RequirementCheck & { evidence: string[]; draft: string[] } {
-  const check = checkRequirements(input.requirements, evidenceHaystack(input.evidence));
+  const check = checkRequirements(input.requirements, evidenceHaystack(input.evidence), {
+    disclosure: input.disclosureRequired,
+    platformLabel: input.evidence.status === "ok" && input.evidence.record.paidPartnership === true,
+  });
   const evidence = evidenceProblems(input.evidence, input.declaredHandle, input.handleVerified);
   // An unread post: its requirements were not checked, so they are not listed as missing.
   if (input.evidence.status !== "ok") return { ...check, evidence, draft: [], missing: evidence };

@@ -1,5 +1,5 @@
 import type { Requirements } from "@/db/schema";
-import { checkRequirements, type RequirementResult } from "./checks";
+import { type CheckOptions, checkRequirements, type RequirementResult } from "./checks";
 
 // Drafts meet the verifier twice. Before posting, the draft's caption goes through the same
 // requirement checks as a fetched post's (checkDraftCaption), so the creator sees "hashtag
@@ -15,7 +15,7 @@ import { checkRequirements, type RequirementResult } from "./checks";
 // takes it well under 0.9.
 
 export type DraftCaptionCheck = {
-  /** Every required hashtag, mention and link is in the draft's caption. */
+  /** Every required hashtag, mention and link (and the disclosure, when required) is in the draft's caption. */
   ready: boolean;
   missing: string[];
   requirements: RequirementResult[];
@@ -23,9 +23,17 @@ export type DraftCaptionCheck = {
   criteria: string[];
 };
 
-/** The milestone's rule checks on a draft's caption (the pre-check's, on text instead of a post). */
-export function checkDraftCaption(requirements: Requirements, caption: string): DraftCaptionCheck {
-  const { results, missing } = checkRequirements(requirements, caption);
+/**
+ * The milestone's rule checks on a draft's caption (the pre-check's, on text instead of a
+ * post), with the deal's disclosure rule when `opts.disclosure` is on (a draft has no
+ * platform label yet: only its caption can disclose).
+ */
+export function checkDraftCaption(
+  requirements: Requirements,
+  caption: string,
+  opts: Pick<CheckOptions, "disclosure"> = {},
+): DraftCaptionCheck {
+  const { results, missing } = checkRequirements(requirements, caption, opts);
   return {
     ready: missing.length === 0,
     missing,

@@ -35,12 +35,14 @@ export const precheckResponse = z
     requirements: z
       .array(
         z.object({
-          kind: z.enum(["hashtag", "mention", "link"]),
+          kind: z.enum(["hashtag", "mention", "link", "disclosure"]),
           value: z.string(),
           found: z.boolean(),
         }),
       )
-      .describe("Each required hashtag, mention and link, and whether the post's caption has it"),
+      .describe(
+        "Each required hashtag, mention and link, and whether the post's caption has it; last, when the deal requires disclosure, `disclosure`: #ad, #sponsored or #paidpartnership within the first 125 characters, or the platform's paid-partnership label",
+      ),
     score: z.number().min(0).max(1).describe("The rule check's score"),
     deductions: z
       .array(z.object({ points: z.number().min(0).max(1), reason: z.string() }))

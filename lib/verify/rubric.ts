@@ -14,7 +14,8 @@ import type { Deduction, Verdict, VerifierInput } from "./verdict";
 // its canonical URL and platform; the creator's own text counts for nothing.
 //
 // Score (basis points, out of 10000):
-//   requirements  6000 × share of required hashtags/mentions/links present (all if none)
+//   requirements  6000 × share of required hashtags/mentions/links present (all if none),
+//                 the deal's disclosure rule counting as one more item when it is on
 //   post URL      500 http(s) + 1000 on the deal's platform (or a known one) + 500 has a path
 //   caption       1000 non-empty + 1000 at least CAPTION_MIN_CHARS characters
 // Approved when nothing is missing and the score is at least APPROVE_AT_BPS. Each share lost
@@ -118,6 +119,12 @@ function summarize(results: RequirementResult[], kind: RequirementKind, label: s
   return `${ofKind.filter((r) => r.found).length}/${ofKind.length} ${label}`;
 }
 
+/** ", disclosure present" / ", disclosure missing" when the deal requires it, else nothing. */
+function disclosureSummary(results: RequirementResult[]): string {
+  const d = results.find((r) => r.kind === "disclosure");
+  return d ? `, disclosure ${d.found ? "present" : "missing"}` : "";
+}
+
 const fmt = (bps: number) =>
   `${(bps / 100).toLocaleString("en-US", { maximumFractionDigits: 2 })} %`;
 
@@ -134,7 +141,13 @@ function requirementDeductions(results: RequirementResult[]): Deduction[] {
     const share = upTo - before;
     before = upTo;
     if (!r.found)
-      out.push({ bps: share, reason: `${r.kind} ${r.value} is not in the post's caption` });
+      out.push({
+        bps: share,
+        reason:
+          r.kind === "disclosure"
+            ? `the post does not disclose the paid partnership (${r.value})`
+            : `${r.kind} ${r.value} is not in the post's caption`,
+      });
   });
   return out;
 }
@@ -177,7 +190,7 @@ export function rubricVerdict(input: VerifierInput): Verdict {
   const criteria = input.requirements.criteria.length;
   const lines = [
     `${RULE_CHECK} (${RUBRIC_MODEL_ID}): no AI model is configured, so this verdict comes from deterministic checks only.`,
-    `Required items present: ${summarize(results, "hashtag", "hashtags")}, ${summarize(results, "mention", "mentions")}, ${summarize(results, "link", "links")}${missing.length > evidenceMissing.length + draft.length ? ` (missing: ${missing.slice(evidenceMissing.length, missing.length - draft.length).join(", ")})` : ""}.`,
+    `Required items present: ${summarize(results, "hashtag", "hashtags")}, ${summarize(results, "mention", "mentions")}, ${summarize(results, "link", "links")}${disclosureSummary(results)}${missing.length > evidenceMissing.length + draft.length ? ` (missing: ${missing.slice(evidenceMissing.length, missing.length - draft.length).join(", ")})` : ""}.`,
     ...(input.approvedDraft && post
       ? [
           draft.length

@@ -62,6 +62,11 @@ export type VerifierInput = {
   handleVerified: boolean;
   dealTitle: string;
   milestoneTitle: string;
+  /**
+   * The deal's FTC disclosure rule is on: the post must carry #ad, #sponsored or
+   * #paidpartnership within its first 125 characters, or the platform's label (checks.ts).
+   */
+  disclosureRequired: boolean;
   /** The deal's platform ("instagram", "tiktok", …, "other"), when known. */
   platform?: string;
   /**

@@ -193,6 +193,7 @@ export async function verifierInput(
     handleVerified: !!declared?.verifiedAt,
     dealTitle: deal.title,
     milestoneTitle: milestone.title,
+    disclosureRequired: deal.disclosureRequired,
     platform: deal.platform,
     approvedDraft: draft
       ? {

@@ -16,6 +16,7 @@ import { dealEvents, drafts, emailOutbox, notifications } from "@/db/schema";
 import { draftPageResponse, draftResponse } from "@/lib/drafts/schemas";
 import { resetEnvCache } from "@/lib/env";
 import { resetStorageCache } from "@/lib/storage";
+import { DISCLOSURE_MISSING, DISCLOSURE_RULE } from "@/lib/verify/checks";
 import { call, TEST_ORIGIN } from "../helpers/http";
 import { jpegWithMetadata, mp4WithMetadata, pngWithMetadata, SECRET } from "../helpers/media";
 import { publishOnSandbox } from "../helpers/sandbox-platform";
@@ -132,11 +133,17 @@ describe("POST /api/milestones/:id/drafts", () => {
       status: "submitted",
       caption: missingAd,
       media: { kind: "image", type: "image/jpeg", name: "IMG_0042.jpg" },
-      check: { ready: false, missing: ["hashtag #ad"] },
+      // The deal's disclosure rule (on for new deals) is checked on the draft too.
+      check: { ready: false, missing: ["hashtag #ad", DISCLOSURE_MISSING] },
     });
     expect(draft.check.requirements).toContainEqual({
       kind: "hashtag",
       value: "#ad",
+      found: false,
+    });
+    expect(draft.check.requirements).toContainEqual({
+      kind: "disclosure",
+      value: DISCLOSURE_RULE,
       found: false,
     });
 
@@ -157,7 +164,11 @@ describe("POST /api/milestones/:id/drafts", () => {
 
     // On the timeline, in the brand's inbox and e-mail (not the creator's: they did it).
     const [event] = await eventsOf(milestoneId, "draft.submitted");
-    expect(event?.data).toMatchObject({ draftId: draft.id, revision: 1, missing: ["hashtag #ad"] });
+    expect(event?.data).toMatchObject({
+      draftId: draft.id,
+      revision: 1,
+      missing: ["hashtag #ad", DISCLOSURE_MISSING],
+    });
     const db = await getDb();
     const told = await db
       .select({ userId: notifications.userId })

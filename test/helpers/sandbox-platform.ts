@@ -101,14 +101,14 @@ export async function verifySandboxHandle(
 export async function publishOnSandbox(
   user: TestUser,
   caption: string,
-  opts: { handle?: string; mediaType?: string; verify?: boolean } = {},
+  opts: { handle?: string; mediaType?: string; verify?: boolean; paidPartnership?: boolean } = {},
 ): Promise<{ url: string; id: string }> {
   await sandboxPlatform();
   const handle = opts.handle ?? sandboxHandleOf(user);
   if (opts.verify !== false) await verifySandboxHandle(user, handle);
   const res = await call(postsRoute.POST, {
     token: user.token,
-    body: { handle, caption, mediaType: opts.mediaType },
+    body: { handle, caption, mediaType: opts.mediaType, paidPartnership: opts.paidPartnership },
   });
   if (res.status !== 201) throw new Error(`publish: ${JSON.stringify(res.body)}`);
   return { url: res.body.post.url, id: res.body.post.id };

@@ -5,6 +5,7 @@ import * as settleRoute from "@/app/api/settle/route";
 import { getDb } from "@/db/client";
 import { deliverables, milestones } from "@/db/schema";
 import { settleMilestone } from "@/lib/settle/settle";
+import { DISCLOSURE_MISSING } from "@/lib/verify/checks";
 import { AUTO_SETTLE_CONFIDENCE } from "@/lib/verify/confidence";
 import { call } from "../helpers/http";
 import type { TestUser } from "../helpers/users";
@@ -107,7 +108,11 @@ describe("settle below the auto-settle threshold", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.outcome).toBe("rejected");
     expect(res.body.verdict).toMatchObject({ confidence: 1, verifier: "Rule check" });
-    expect(res.body.verdict.missing).toEqual(["hashtag #MilestoneLaunch", "hashtag #ad"]);
+    expect(res.body.verdict.missing).toEqual([
+      "hashtag #MilestoneLaunch",
+      "hashtag #ad",
+      DISCLOSURE_MISSING,
+    ]);
   });
 
   it("an unreadable post is not judged either way: the brand decides", async () => {

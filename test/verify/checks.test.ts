@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   checkRequirements,
+  DISCLOSURE_MISSING,
   deterministicCheck,
   evidenceProblems,
   hasHashtag,
@@ -156,6 +157,7 @@ describe("evidence checks", () => {
       "hashtag #ad",
       "mention @milestone.app",
       "link https://milestone.example/launch",
+      DISCLOSURE_MISSING,
     ]);
     expect(deterministicCheck(inputFor()).missing).toEqual([]);
   });

@@ -5,6 +5,7 @@ import * as dealsRoute from "@/app/api/deals/route";
 import * as verifyRoute from "@/app/api/verify/route";
 import { getDb } from "@/db/client";
 import { milestones } from "@/db/schema";
+import { DISCLOSURE_MISSING } from "@/lib/verify/checks";
 import { RUBRIC_MODEL_ID } from "@/lib/verify/rubric";
 import { call } from "../helpers/http";
 import { makeUser, type TestUser } from "../helpers/users";
@@ -172,6 +173,7 @@ describe("POST /api/verify", () => {
       "hashtag #ad",
       "mention @milestone.app",
       "link https://milestone.example/launch",
+      DISCLOSURE_MISSING,
     ]);
   });
 

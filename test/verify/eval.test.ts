@@ -56,6 +56,13 @@ describe("eval set", () => {
       "gen-blocked",
       "gen-injection-claim-url",
       "gen-injection-media-type",
+      "gen-disclosure-start",
+      "gen-disclosure-end-within",
+      "gen-disclosure-buried",
+      "gen-disclosure-absent",
+      "gen-disclosure-lookalike",
+      "gen-disclosure-label",
+      "gen-disclosure-emoji",
     ])
       expect(categories, kind).toContain(kind);
   });

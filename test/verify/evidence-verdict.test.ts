@@ -6,6 +6,7 @@ import * as postRoute from "@/app/api/social/posts/[id]/route";
 import * as verifyRoute from "@/app/api/verify/route";
 import { getDb } from "@/db/client";
 import { evidence } from "@/db/schema";
+import { DISCLOSURE_MISSING } from "@/lib/verify/checks";
 import { canonicalJson } from "@/lib/verify/record";
 import { NO_EVIDENCE_MODEL_ID } from "@/lib/verify/verifier";
 import { verifyMilestone } from "@/lib/verify/verify-milestone";
@@ -84,7 +85,7 @@ describe("verdicts on evidence", () => {
     await submit(creator, milestoneId, { ...goodDeliverable, url: post.url, publish: false });
     const res = await verify(brand.token, milestoneId);
     expect(res.body.approved).toBe(false);
-    expect(res.body.missing).toEqual(["hashtag #ad"]);
+    expect(res.body.missing).toEqual(["hashtag #ad", DISCLOSURE_MISSING]);
 
     // Same post, a claim that says everything (and tries to order the verdict): same result.
     // (A post is one milestone's evidence only, so it comes back as this milestone's next
@@ -99,7 +100,7 @@ describe("verdicts on evidence", () => {
     const again = await verify(brand.token, milestoneId);
     expect(again.body.revision).toBe(2);
     expect(again.body.approved).toBe(false);
-    expect(again.body.missing).toEqual(["hashtag #ad"]);
+    expect(again.body.missing).toEqual(["hashtag #ad", DISCLOSURE_MISSING]);
     expect(again.body.score).toBe(res.body.score);
   });
 
@@ -124,13 +125,14 @@ describe("verdicts on evidence", () => {
       "hashtag #ad",
       "mention @milestone.app",
       "link https://milestone.example/launch",
+      DISCLOSURE_MISSING,
     ]);
     // The model saw the post as evidence and the creator's text as a labelled claim.
     const prompt = promptText(model);
     expect(prompt).toContain("<caption>Launch day! Nothing else here.</caption>");
     expect(prompt).toMatch(/<claim>[\s\S]*#MilestoneLaunch[\s\S]*<\/claim>/);
     const [v] = await storedVerifications(milestoneId);
-    expect(JSON.parse(v?.record ?? "{}").promptVersion).toBe("verify-prompt-v2");
+    expect(JSON.parse(v?.record ?? "{}").promptVersion).toBe("verify-prompt-v3");
   });
 
   it("a deleted post is not approved; the verdict says why and no model is asked", async () => {

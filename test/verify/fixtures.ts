@@ -199,6 +199,8 @@ export function inputFor(
     handleVerified: true,
     dealTitle: "Instagram Reel",
     milestoneTitle: "Launch Reel",
+    // New deals have the disclosure rule on; the good deliverable carries #ad early.
+    disclosureRequired: true,
     platform: "instagram",
     ...extra,
   };

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as precheckRoute from "@/app/api/milestones/[id]/precheck/route";
 import { getDb } from "@/db/client";
 import { evidence, milestones, rateLimits, settlements } from "@/db/schema";
+import { DISCLOSURE_MISSING, DISCLOSURE_RULE } from "@/lib/verify/checks";
 import { PRECHECK_WINDOW } from "@/lib/verify/precheck";
 import { call } from "../helpers/http";
 import { publishOnSandbox } from "../helpers/sandbox-platform";
@@ -39,15 +40,25 @@ describe("POST /api/milestones/:id/precheck", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       ready: false,
-      missing: ["hashtag #ad"],
+      missing: ["hashtag #ad", DISCLOSURE_MISSING],
       post: { status: "ok", platform: "sandbox" },
       criteria: ["Shows the app on screen within the first 3 seconds"],
       minScore: 0.5,
     });
     expect(res.body.requirements).toContainEqual({ kind: "hashtag", value: "#ad", found: false });
+    // The deal's disclosure rule (on for new deals) is the fifth item, checked on the same post.
+    expect(res.body.requirements.at(-1)).toEqual({
+      kind: "disclosure",
+      value: DISCLOSURE_RULE,
+      found: false,
+    });
     expect(res.body.deductions).toContainEqual({
-      points: 0.15,
+      points: 0.12,
       reason: "hashtag #ad is not in the post's caption",
+    });
+    expect(res.body.deductions).toContainEqual({
+      points: 0.12,
+      reason: `the post does not disclose the paid partnership (${DISCLOSURE_RULE})`,
     });
 
     const fixed = await publishOnSandbox(creator, goodDeliverable.text);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DISCLOSURE_MISSING } from "@/lib/verify/checks";
 import type { Evidence } from "@/lib/verify/evidence";
 import { RUBRIC_MODEL_ID, rubricVerdict } from "@/lib/verify/rubric";
 import { NO_EVIDENCE_MODEL_ID, runVerifier } from "@/lib/verify/verifier";
@@ -46,16 +47,21 @@ describe("offline rubric verifier", () => {
   it("does not approve a post missing a required hashtag, and says which", () => {
     const v = rubricVerdict(inputFor({ ...goodDeliverable, text: noHashtagAd }));
     expect(v.approved).toBe(false);
-    expect(v.missing).toEqual(["hashtag #ad"]);
+    // Without #ad the post is not disclosed either (new deals have the rule on).
+    expect(v.missing).toEqual(["hashtag #ad", DISCLOSURE_MISSING]);
     expect(v.score).toBeLessThan(1);
     expect(v.reasoning).toContain("1/2 hashtags");
+    expect(v.reasoning).toContain("disclosure missing");
     expect(v.reasoning).toContain("missing: hashtag #ad");
+    expect(v.deductions.map((d) => d.reason)).toContain(
+      "the post does not disclose the paid partnership (#ad, #sponsored or #paidpartnership within the first 125 characters, or the platform's paid-partnership label)",
+    );
   });
 
   it("judges the post, not the claim: the creator's text cannot add a missing hashtag", () => {
     const v = rubricVerdict(inputFor(goodDeliverable, { evidence: sandboxEvidence(noHashtagAd) }));
     expect(v.approved).toBe(false);
-    expect(v.missing).toEqual(["hashtag #ad"]);
+    expect(v.missing).toEqual(["hashtag #ad", DISCLOSURE_MISSING]);
     // And the same post with a bare claim gets the same verdict.
     const bare = rubricVerdict(
       inputFor(
@@ -92,7 +98,10 @@ describe("offline rubric verifier", () => {
     const noCaption = rubricVerdict(
       inputFor(
         { url: goodDeliverable.url, text: "", note: "" },
-        { requirements: { hashtags: [], mentions: [], links: [], criteria: [] } },
+        {
+          requirements: { hashtags: [], mentions: [], links: [], criteria: [] },
+          disclosureRequired: false,
+        },
       ),
     );
     expect(noCaption.reasoning).toContain("the caption is empty");

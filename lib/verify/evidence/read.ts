@@ -26,6 +26,8 @@ export type EvidenceJson = {
   mediaType: string | null;
   thumbnailUrl: string | null;
   publishedAt: string | null;
+  /** The platform showed its paid-partnership label (false: not shown, or not told). */
+  paidPartnership: boolean;
   fetchedAt: string;
   contentHash: string;
   error: string | null;
@@ -47,6 +49,7 @@ export function evidenceJson(row: EvidenceRow, declared: string | null): Evidenc
     mediaType: row.mediaType,
     thumbnailUrl: webUrl(row.thumbnailUrl),
     publishedAt: row.publishedAt?.toISOString() ?? null,
+    paidPartnership: row.paidPartnership,
     fetchedAt: row.fetchedAt.toISOString(),
     contentHash: row.contentHash,
     error: row.error,

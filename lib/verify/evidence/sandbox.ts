@@ -53,6 +53,8 @@ export const sandbox: Adapter = {
         mediaType: str(o.media_type) ?? str(o.type),
         thumbnailUrl: webUrl(o.thumbnail_url),
         publishedAt: str(o.published_at),
+        // The sandbox's paid-partnership label (its oEmbed's own field).
+        ...(o.paid_partnership === true ? { paidPartnership: true as const } : {}),
       },
     };
   },

@@ -21,6 +21,7 @@ export function evidenceRow(
       mediaType: e.record.mediaType,
       thumbnailUrl: e.record.thumbnailUrl,
       publishedAt: e.record.publishedAt ? new Date(e.record.publishedAt) : null,
+      paidPartnership: e.record.paidPartnership === true,
       fetchedAt: new Date(e.record.fetchedAt),
       contentHash: e.contentHash,
     };
@@ -50,6 +51,7 @@ export function evidenceOfRow(row: EvidenceRow): Evidence {
       mediaType: row.mediaType,
       thumbnailUrl: row.thumbnailUrl,
       publishedAt: row.publishedAt?.toISOString() ?? null,
+      ...(row.paidPartnership ? { paidPartnership: true as const } : {}),
       fetchedAt,
     };
     return { status: "ok", record, contentHash };

@@ -19,6 +19,13 @@ export type EvidenceRecord = {
   thumbnailUrl: string | null;
   /** ISO 8601 when the platform says. */
   publishedAt: string | null;
+  /**
+   * Present (true) only when the platform shows its paid-partnership label on the post and
+   * says so in what the adapter reads (the sandbox does; the public oEmbed answers of
+   * YouTube, TikTok, X and Instagram do not). Absent otherwise, so the content hash of a
+   * post without it is what it was before the field existed.
+   */
+  paidPartnership?: true;
   fetchedAt: string;
 };
 
