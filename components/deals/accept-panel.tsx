@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useSession } from "@/components/session-provider";
 import { ApiError, apiFetch, errorMessage } from "@/lib/client/api";
+import { disclosureRuleText } from "./disclosure-terms";
 import { type DealJson, formatUsdc } from "./format";
 
 // An open deal seen by a creator who is not on it yet: "Accept this deal". A creator who
@@ -75,6 +76,9 @@ export function AcceptPanel({ deal, onAccepted }: { deal: DealJson; onAccepted()
         Accept it to become the deal&apos;s creator. You then submit your post for each milestone;
         an AI checks it against the requirements below and the escrow pays you in USDC — the
         milestone&apos;s amount × the verdict&apos;s score.
+        {deal.disclosure.required
+          ? ` Each post must also disclose the partnership: ${disclosureRuleText}.`
+          : " This deal does not require a disclosure (see the brand’s reason above)."}
       </p>
       {deal.escrow.funded && (
         <p className="small ok-text" data-testid="escrow-funded">

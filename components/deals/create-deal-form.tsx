@@ -65,6 +65,7 @@ function claimed(path: string[]): boolean {
       "creatorEmail",
       "reviewWindowDays",
       "deadline",
+      "disclosure",
     ].includes(top ?? "")
   )
     return true;
@@ -80,6 +81,8 @@ function claimed(path: string[]): boolean {
 const percentMessage = "Minimum score must be between 0 % and 100 %.";
 const autoSettleMessage = "Auto-settle threshold must be between 50 % and 100 %.";
 const reviewDaysMessage = "Review window must be a whole number of days, from 1 to 60.";
+const disclosureReasonMessage =
+  "Say why these posts need no disclosure, in 10 to 500 characters (the creator sees it with the terms).";
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
@@ -92,9 +95,14 @@ function draftIssues(form: {
   autoSettle: string;
   reviewDays: string;
   creatorEmail: string;
+  disclosureRequired: boolean;
+  disclosureReason: string;
   milestones: MilestoneDraft[];
 }): FieldIssue[] {
   const issues: FieldIssue[] = [];
+  const reason = form.disclosureReason.trim();
+  if (!form.disclosureRequired && (reason.length < 10 || reason.length > 500))
+    issues.push({ path: ["disclosure", "reason"], message: disclosureReasonMessage });
   const days = form.reviewDays.trim() === "" ? Number.NaN : Number(form.reviewDays);
   if (!Number.isInteger(days) || days < 1 || days > 60)
     issues.push({ path: ["reviewWindowDays"], message: reviewDaysMessage });
@@ -139,6 +147,7 @@ function plainIssue(issue: FieldIssue): FieldIssue {
   if (issue.path[0] === "minScore") return { ...issue, message: percentMessage };
   if (issue.path[0] === "autoSettleConfidence") return { ...issue, message: autoSettleMessage };
   if (issue.path[0] === "reviewWindowDays") return { ...issue, message: reviewDaysMessage };
+  if (issue.path[0] === "disclosure") return { ...issue, message: disclosureReasonMessage };
   return issue;
 }
 
@@ -155,6 +164,9 @@ type FormState = {
   deadline: string;
   /** Editing: the saved deadline (ISO), sent back as it is while its day is unchanged. */
   savedDeadline?: string;
+  /** The FTC disclosure rule: on unless the brand turns it off and says why. */
+  disclosureRequired: boolean;
+  disclosureReason: string;
   milestones: MilestoneDraft[];
 };
 
@@ -169,6 +181,8 @@ function initialState(deal?: EditableDeal): FormState {
       reviewDays: "7",
       creatorEmail: "",
       deadline: "",
+      disclosureRequired: true,
+      disclosureReason: "",
       milestones: [emptyMilestone()],
     };
   return {
@@ -181,6 +195,8 @@ function initialState(deal?: EditableDeal): FormState {
     creatorEmail: deal.inviteEmail ?? "",
     deadline: dateInputValue(deal.escrow.deadline),
     savedDeadline: deal.escrow.deadline,
+    disclosureRequired: deal.disclosure.required,
+    disclosureReason: deal.disclosure.reason ?? "",
     milestones: deal.milestones.map(milestoneDraft),
   };
 }
@@ -203,6 +219,9 @@ function requestBody(form: FormState, editing: boolean) {
     !(form.savedDeadline && dateInputValue(form.savedDeadline) === form.deadline)
       ? { deadline: new Date(`${form.deadline}T23:59:59`).toISOString() }
       : {}),
+    disclosure: form.disclosureRequired
+      ? { required: true }
+      : { required: false, reason: form.disclosureReason.trim() },
     milestones: form.milestones.map(milestoneBody),
   };
 }
@@ -233,6 +252,19 @@ export function describeChanges(before: FormState, after: FormState): string[] {
   const invite = (s: string) => s.trim().toLowerCase() || "every creator";
   if (invite(before.creatorEmail) !== invite(after.creatorEmail))
     lines.push(`Offered to: ${invite(before.creatorEmail)} → ${invite(after.creatorEmail)}`);
+  if (before.disclosureRequired !== after.disclosureRequired)
+    lines.push(
+      after.disclosureRequired
+        ? "Disclosure: not required → required (#ad within the first 125 characters)"
+        : `Disclosure: required → not required, because ${quote(after.disclosureReason)}`,
+    );
+  else if (
+    !after.disclosureRequired &&
+    before.disclosureReason.trim() !== after.disclosureReason.trim()
+  )
+    lines.push(
+      `Disclosure reason: ${quote(before.disclosureReason)} → ${quote(after.disclosureReason)}`,
+    );
 
   const n = Math.max(before.milestones.length, after.milestones.length);
   for (let i = 0; i < n; i++) {
@@ -289,6 +321,8 @@ export function DealForm({ deal }: { deal?: EditableDeal } = {}) {
   const [reviewDays, setReviewDays] = useState(saved.reviewDays);
   const [creatorEmail, setCreatorEmail] = useState(saved.creatorEmail);
   const [deadline, setDeadline] = useState(saved.deadline);
+  const [disclosureRequired, setDisclosureRequired] = useState(saved.disclosureRequired);
+  const [disclosureReason, setDisclosureReason] = useState(saved.disclosureReason);
   const [milestones, setMilestones] = useState<MilestoneDraft[]>(saved.milestones);
   const [errors, setErrors] = useState(new FieldErrors());
   const [failure, setFailure] = useState<string | null>(null);
@@ -321,6 +355,8 @@ export function DealForm({ deal }: { deal?: EditableDeal } = {}) {
     creatorEmail,
     deadline,
     savedDeadline: saved.savedDeadline,
+    disclosureRequired,
+    disclosureReason,
     milestones,
   };
 
@@ -424,6 +460,11 @@ export function DealForm({ deal }: { deal?: EditableDeal } = {}) {
     reviewDays: dealField("reviewWindowDays"),
     creatorEmail: dealField("creatorEmail"),
     deadline: dealField("deadline"),
+    disclosure: (() => {
+      // The API names the field inside (["disclosure", "reason"]); the form has one place.
+      const messages = errors.under("disclosure").map((i) => i.message);
+      return { messages, errId: errorId("disclosure"), invalid: messages.length > 0 || undefined };
+    })(),
   };
   const listMessages = errors.at("milestones");
   const back = deal ? `/deals/${deal.id}` : "/brand";
@@ -639,6 +680,43 @@ export function DealForm({ deal }: { deal?: EditableDeal } = {}) {
             />
           </div>
         </div>
+        <fieldset className="choice stack tight" data-testid="deal-disclosure-field">
+          <legend>Disclosure</legend>
+          <label className="radio">
+            <input
+              type="checkbox"
+              checked={disclosureRequired}
+              onChange={(e) => edited("disclosure", () => setDisclosureRequired(e.target.checked))}
+              aria-describedby="disclosure-hint"
+              data-testid="disclosure-required"
+            />
+            Every post must disclose the paid partnership
+          </label>
+          <span id="disclosure-hint" className="muted small hint">
+            The FTC asks every paid post to say so where people see it. The verifier checks for #ad,
+            #sponsored or #paidpartnership within the first 125 characters of the caption (what
+            shows before “more”), or the platform’s paid-partnership label, and lists it as missing
+            otherwise. Turn it off only for posts that need none, and say why: the creator sees your
+            reason with the deal’s terms.
+          </span>
+          {!disclosureRequired && (
+            <div className="field">
+              <label>
+                Why do these posts need no disclosure?
+                <textarea
+                  value={disclosureReason}
+                  onChange={(e) => edited("disclosure", () => setDisclosureReason(e.target.value))}
+                  placeholder="e.g. The posts go on our own brand account."
+                  maxLength={500}
+                  aria-invalid={f.disclosure.invalid}
+                  aria-describedby={f.disclosure.errId}
+                  data-testid="disclosure-reason"
+                />
+              </label>
+            </div>
+          )}
+          <FieldError id={f.disclosure.errId} label="Disclosure" messages={f.disclosure.messages} />
+        </fieldset>
       </section>
 
       {milestones.map((draft, index) => (

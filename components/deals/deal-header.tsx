@@ -4,6 +4,7 @@ import Link from "next/link";
 import { LinkPendingLabel } from "@/components/link-pending-label";
 import { ReputationBadge, useChainInfo } from "@/components/wallet";
 import { addressUrl, shortAddress } from "@/lib/client/chain-info";
+import { DisclosureTerms } from "./disclosure-terms";
 import { AddressLink, EscrowMoney, TxLink } from "./escrow-views";
 import {
   cancellable,
@@ -101,6 +102,9 @@ export function DealHeader({ deal, viewer }: { deal: DealJson; viewer: Viewer })
           <span title="A verdict the verifier is less sure of than this is not paid automatically: the brand decides">
             {formatScore(deal.autoSettleConfidence)}
           </span>
+        </Fact>
+        <Fact label="Disclosure" wide>
+          <DisclosureTerms disclosure={deal.disclosure} />
         </Fact>
         <Fact label="Brand" wide>
           <span className="break">{deal.brand?.name ?? "—"}</span>

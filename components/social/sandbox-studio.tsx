@@ -13,6 +13,7 @@ type Post = {
   handle: string;
   caption: string;
   mediaType: string;
+  paidPartnership: boolean;
   createdAt: string;
 };
 type Handle = { platform: string; handle: string };
@@ -23,6 +24,7 @@ export function SandboxStudio() {
   const [fixedHandle, setFixedHandle] = useState<string | null>(null);
   const [caption, setCaption] = useState("");
   const [mediaType, setMediaType] = useState("video");
+  const [paidPartnership, setPaidPartnership] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [published, setPublished] = useState<Post | null>(null);
@@ -52,7 +54,7 @@ export function SandboxStudio() {
     setError(null);
     try {
       const res = await apiFetch<{ post: Post }>("/api/social/posts", {
-        body: { handle, caption, mediaType },
+        body: { handle, caption, mediaType, paidPartnership },
       });
       setPublished(res.post);
       setCaption("");
@@ -122,6 +124,20 @@ export function SandboxStudio() {
               <option value="story">Story (placeholder)</option>
             </select>
           </label>
+          <label className="radio">
+            <input
+              type="checkbox"
+              checked={paidPartnership}
+              onChange={(e) => setPaidPartnership(e.target.checked)}
+              aria-describedby="paid-partnership-hint"
+              data-testid="sandbox-paid-partnership"
+            />
+            Show the “Paid partnership” label
+          </label>
+          <span id="paid-partnership-hint" className="muted small hint">
+            Like Instagram’s, TikTok’s and YouTube’s branded-content label: the verifier accepts it
+            as the post’s disclosure, in place of #ad in the caption.
+          </span>
           {error ? (
             <div className="alert error" role="alert">
               {error}
@@ -160,6 +176,7 @@ export function SandboxStudio() {
                   <a className="mono small break" href={p.url}>
                     {p.url}
                   </a>
+                  {p.paidPartnership && <span className="muted small">Paid partnership</span>}
                   <span className="pre-line">{p.caption}</span>
                 </div>
                 <button

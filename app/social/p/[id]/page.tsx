@@ -20,7 +20,14 @@ export default async function SandboxPostPage({ params }: { params: Promise<{ id
   return (
     <article className="card stack narrow" data-testid="sandbox-post-page">
       <div className="spread">
-        <strong>@{post.handle}</strong>
+        <span className="stack tight">
+          <strong>@{post.handle}</strong>
+          {post.paidPartnership && (
+            <span className="muted small" data-testid="sandbox-paid-partnership-label">
+              Paid partnership
+            </span>
+          )}
+        </span>
         <span className="muted small">
           {post.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC
         </span>
