@@ -478,6 +478,23 @@ test("a deliverable that misses a requirement is rejected at the gate and the cr
   await expect(creator.getByTestId("deliverable")).toContainText("Revision 3");
   await expect(creator.getByTestId("change-request")).toHaveCount(0);
 
+  // The creator tells the brand in the deal's thread; the brand sees it unread (as text, markup
+  // and all) until the newest message has been on its screen.
+  const note = "Pinned it <script>alert(1)</script> — thanks!";
+  const creatorThread = creator.getByTestId("messages");
+  await creatorThread.getByLabel(/^Message to /).fill(note);
+  await creatorThread.getByRole("button", { name: "Send message" }).click();
+  await expect(creatorThread.getByTestId("message")).toHaveText([/Pinned it/]);
+  await expect(creatorThread.getByTestId("message-body")).toHaveValue("");
+  // A fresh visit (a reload would restore the scroll position): the thread is below the fold.
+  await brand.goto(brand.url());
+  const brandThread = brand.getByTestId("messages");
+  await expect(brandThread.getByTestId("messages-unread")).toHaveText("1 unread");
+  await expect(brandThread.getByTestId("message").locator("p")).toHaveText(note);
+  await brandThread.getByTestId("message").scrollIntoViewIfNeeded();
+  await expect(brandThread.getByTestId("messages-unread")).toHaveCount(0);
+  expect(await axeProblems(brand)).toEqual([]);
+
   // Every rule holds now, but the thread's criteria need judgement the rule check cannot
   // make: it is not sure enough to settle on its own, so the brand decides and pays once.
   await brand.reload();
