@@ -615,6 +615,15 @@ export const changeRequests = pgTable(
 );
 export type ChangeRequest = typeof changeRequests.$inferSelect;
 
+/** Where a message's file is stored and what it is (its type read from its bytes). */
+export type MessageAttachment = {
+  key: string;
+  contentType: string;
+  kind: "image" | "video";
+  size: number;
+  name: string | null;
+};
+
 /**
  * The thread between a deal's brand and its creator (lib/deals/messages.ts): plain text as
  * sent. `seq` orders it and is both the list's cursor and the read markers' unit.
@@ -631,6 +640,8 @@ export const dealMessages = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     body: text("body").notNull(),
+    /** A file sent with the message (lib/storage: checked, metadata removed), or null. */
+    attachment: jsonb("attachment").$type<MessageAttachment>(),
     createdAt: createdAt(),
   },
   (t) => [

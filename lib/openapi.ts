@@ -82,6 +82,7 @@ import {
   fundingTermsQuery,
   messageBody,
   messagesReadBody,
+  messageUploadBody,
   milestonePatchBody,
   txHashBody,
 } from "@/lib/deals/schemas";
@@ -386,16 +387,31 @@ export const endpoints: Endpoint[] = [
     tag: "Deals",
     auth: true,
     body: messageBody,
+    form: messageUploadBody,
     summary:
-      "Write to the other party of the deal: plain text, 1–4,000 characters (trimmed). At most 20 messages a minute and 200 an hour per person, across every deal and every instance of the app. Records `message.created` (the other party's inbox, e-mail and webhooks; the deal's timeline). Sending reads the thread up to the new message.",
+      "Write to the other party of the deal: plain text, 1–4,000 characters (trimmed), as JSON; or with one file as multipart/form-data (`body`, `file`): a JPEG, PNG or WebP image or an MP4, MOV or WebM video, its real type read from its bytes, its size limited per kind (10 MB image, 100 MB video by default) and its metadata removed before it is stored. At most 20 messages a minute and 200 an hour per person, across every deal and every instance of the app. Records `message.created` (the other party's inbox, e-mail and webhooks; the deal's timeline). Sending reads the thread up to the new message.",
     response: "201 { message }",
     responseSchema: messageResponse,
     errors: [
       "400 invalid_request (an empty or over-long body)",
       "404 not_found (not a party)",
       "409 invalid_state (nobody has taken the deal yet)",
+      "413 payload_too_large (past the limit of the file's kind)",
+      "415 unsupported_media_type (a type not accepted, or a file whose bytes contradict its declared type)",
       "429 rate_limited (with Retry-After)",
     ],
+  },
+  {
+    method: "GET",
+    path: "/api/deals/{id}/messages/{messageId}/attachment",
+    tag: "Deals",
+    auth: true,
+    summary:
+      "A message's file, streamed to the deal's two parties only: private, never cached by others, never sniffed into another type, sandboxed if opened on its own.",
+    response:
+      "the file (image/jpeg, image/png, image/webp, video/mp4, video/quicktime, video/webm)",
+    responseSchema: z.string().describe("The file's bytes").meta({ format: "binary" }),
+    errors: ["404 not_found (not a party, no such message, or no file)"],
   },
   {
     method: "POST",

@@ -21,6 +21,7 @@ import * as dealsIdEvents from "./deals/[id]/events/route";
 import * as dealsIdFundingAuthorization from "./deals/[id]/funding/authorization/route";
 import * as dealsIdFundingDeposit from "./deals/[id]/funding/deposit/route";
 import * as dealsIdFunding from "./deals/[id]/funding/route";
+import * as dealsIdMessagesMessageIdAttachment from "./deals/[id]/messages/[messageId]/attachment/route";
 import * as dealsIdMessagesRead from "./deals/[id]/messages/read/route";
 import * as dealsIdMessages from "./deals/[id]/messages/route";
 import * as dealsIdRefund from "./deals/[id]/refund/route";
@@ -91,6 +92,7 @@ export const routeModules: Record<string, Record<string, unknown>> = {
   "/api/deals/{id}/events": dealsIdEvents,
   "/api/deals/{id}/messages": dealsIdMessages,
   "/api/deals/{id}/messages/read": dealsIdMessagesRead,
+  "/api/deals/{id}/messages/{messageId}/attachment": dealsIdMessagesMessageIdAttachment,
   "/api/deals/{id}/funding/authorization": dealsIdFundingAuthorization,
   "/api/deals/{id}/funding/deposit": dealsIdFundingDeposit,
   "/api/deals/{id}/funding": dealsIdFunding,

@@ -2,8 +2,8 @@
 
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { apiFetch, errorMessage } from "@/lib/client/api";
-import type { MessageJson, MessagePage } from "@/lib/deals/messages";
+import { ApiError, apiFetch, errorMessage } from "@/lib/client/api";
+import type { MessageAttachmentJson, MessageJson, MessagePage } from "@/lib/deals/messages";
 import { type DealJson, formatDate } from "./format";
 import { asApiError } from "./queries";
 
@@ -64,13 +64,19 @@ export function MessagesPanel({ deal, viewer }: { deal: DealJson; viewer: "brand
   }, [newestId, unread, mutate]);
 
   const [body, setBody] = useState("");
+  const [file, setFile] = useState<File | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
   const send = useMutation({
-    mutationFn: (text: string) =>
-      apiFetch<{ message: MessageJson }>(`/api/deals/${deal.id}/messages`, {
-        body: { body: text },
-      }),
+    mutationFn: ({ text, attached }: { text: string; attached: File | null }) =>
+      attached
+        ? postForm(`/api/deals/${deal.id}/messages`, text, attached)
+        : apiFetch<{ message: MessageJson }>(`/api/deals/${deal.id}/messages`, {
+            body: { body: text },
+          }),
     onSuccess: async () => {
       setBody("");
+      setFile(null);
+      if (fileInput.current) fileInput.current.value = "";
       await queryClient.invalidateQueries({ queryKey: key });
     },
   });
@@ -80,7 +86,7 @@ export function MessagesPanel({ deal, viewer }: { deal: DealJson; viewer: "brand
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (trimmed && !send.isPending) send.mutate(trimmed);
+    if (trimmed && !send.isPending) send.mutate({ text: trimmed, attached: file });
   }
 
   return (
@@ -145,6 +151,18 @@ export function MessagesPanel({ deal, viewer }: { deal: DealJson; viewer: "brand
               by e-mail.
             </span>
           </label>
+          <label className="field" htmlFor={`${id}-file`}>
+            <span>Attach an image or video (optional)</span>
+            <input
+              id={`${id}-file`}
+              ref={fileInput}
+              type="file"
+              accept="image/jpeg,image/png,image/webp,video/mp4,video/quicktime,video/webm"
+              onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+              disabled={send.isPending}
+              data-testid="message-file"
+            />
+          </label>
           {sendError && (
             <div className="alert error small" role="alert">
               {sendError.message}
@@ -198,8 +216,61 @@ export function MessageList({
             </time>
           </div>
           <p className="pre-line message-body">{m.body}</p>
+          {m.attachment && <AttachmentView attachment={m.attachment} from={nameOf(m)} />}
         </li>
       ))}
     </ol>
   );
+}
+
+/** A message's file: an image shown, a video playable, each also a link to the file. */
+function AttachmentView({
+  attachment: a,
+  from,
+}: {
+  attachment: MessageAttachmentJson;
+  from: string;
+}) {
+  const label = a.name ?? (a.kind === "image" ? "image" : "video");
+  return (
+    <div className="stack tight small" data-testid="message-attachment">
+      {a.kind === "image" ? (
+        // biome-ignore lint/performance/noImgElement: a private upload streamed by the app, not an optimisable asset
+        <img className="message-image" src={a.url} alt={`Sent by ${from}: ${label}`} />
+      ) : (
+        // biome-ignore lint/a11y/useMediaCaption: a creator's own clip, no captions exist
+        <video className="message-image" src={a.url} controls preload="metadata" />
+      )}
+      <a href={a.url} target="_blank" rel="noopener">
+        Open {label} ({Math.max(1, Math.round(a.size / 1024)).toLocaleString("en-US")} KB)
+      </a>
+    </div>
+  );
+}
+
+/** A message with a file, as multipart/form-data; errors as apiFetch reports them. */
+async function postForm(url: string, text: string, file: File): Promise<{ message: MessageJson }> {
+  const form = new FormData();
+  form.set("body", text);
+  form.set("file", file);
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: "POST",
+      body: form,
+      headers: { accept: "application/json" },
+      credentials: "same-origin",
+    });
+  } catch {
+    throw new ApiError("network_error", "Could not reach the server. Check your connection.", 0);
+  }
+  const json = (await res.json().catch(() => null)) as {
+    message: MessageJson;
+    error?: { code: string; message: string; details?: unknown };
+  } | null;
+  if (res.ok && json) return json;
+  const error = json?.error;
+  throw error
+    ? new ApiError(error.code, error.message, res.status, error.details)
+    : new ApiError("http_error", `The server answered ${res.status}.`, res.status);
 }

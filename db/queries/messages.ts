@@ -7,7 +7,12 @@ import { type DealMessage, dealMessageReads, dealMessages } from "@/db/schema";
 
 export async function insertMessage(
   tx: DbOrTx,
-  values: { dealId: string; authorId: string; body: string },
+  values: {
+    dealId: string;
+    authorId: string;
+    body: string;
+    attachment?: DealMessage["attachment"];
+  },
 ): Promise<DealMessage | undefined> {
   const [row] = await tx.insert(dealMessages).values(values).returning();
   return row;
@@ -30,6 +35,19 @@ export async function listMessagesPage(
     )
     .orderBy(desc(dealMessages.seq))
     .limit(p.limit);
+}
+
+/** A message of this deal (undefined: not one of its messages). */
+export async function findDealMessage(
+  db: DbOrTx,
+  dealId: string,
+  messageId: string,
+): Promise<DealMessage | undefined> {
+  const [row] = await db
+    .select()
+    .from(dealMessages)
+    .where(and(eq(dealMessages.id, messageId), eq(dealMessages.dealId, dealId)));
+  return row;
 }
 
 /** The sequence number of a message of this deal (undefined: not one of its messages). */

@@ -202,8 +202,25 @@ export interface paths {
         /** The thread between the deal's brand and its creator, newest first, with the caller's `unreadCount` (the other party's messages after the caller's read marker). Bodies are plain text: render them as text. `limit` 1..100 (default 20), `cursor` from `nextCursor` (older messages). */
         get: operations["getDealsByIdMessages"];
         put?: never;
-        /** Write to the other party of the deal: plain text, 1–4,000 characters (trimmed). At most 20 messages a minute and 200 an hour per person, across every deal and every instance of the app. Records `message.created` (the other party's inbox, e-mail and webhooks; the deal's timeline). Sending reads the thread up to the new message. */
+        /** Write to the other party of the deal: plain text, 1–4,000 characters (trimmed), as JSON; or with one file as multipart/form-data (`body`, `file`): a JPEG, PNG or WebP image or an MP4, MOV or WebM video, its real type read from its bytes, its size limited per kind (10 MB image, 100 MB video by default) and its metadata removed before it is stored. At most 20 messages a minute and 200 an hour per person, across every deal and every instance of the app. Records `message.created` (the other party's inbox, e-mail and webhooks; the deal's timeline). Sending reads the thread up to the new message. */
         post: operations["postDealsByIdMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deals/{id}/messages/{messageId}/attachment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A message's file, streamed to the deal's two parties only: private, never cached by others, never sniffed into another type, sandboxed if opened on its own. */
+        get: operations["getDealsByIdMessagesByMessageIdAttachment"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1494,6 +1511,15 @@ export interface components {
             };
             /** @description Plain text, as sent: render it as text, never as HTML */
             body: string;
+            attachment: {
+                /** @description GET it with the same credentials (the deal's parties only) */
+                url: string;
+                contentType: string;
+                /** @enum {string} */
+                kind: "image" | "video";
+                size: number;
+                name: string | null;
+            } | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -3513,6 +3539,14 @@ export interface operations {
                 "application/json": {
                     body: string;
                 };
+                "multipart/form-data": {
+                    body: string;
+                    /**
+                     * Format: binary
+                     * @description A file (binary): JPEG, PNG or WebP image, MP4, MOV or WebM video; its real type is read from its bytes, metadata is removed
+                     */
+                    file?: string;
+                };
             };
         };
         responses: {
@@ -3572,7 +3606,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 413 payload_too_large (over 64 KiB) */
+            /** @description 413 payload_too_large (past the limit of the file's kind) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3581,7 +3615,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 415 unsupported_media_type (a body not sent as application/json) */
+            /** @description 415 unsupported_media_type (a type not accepted, or a file whose bytes contradict its declared type) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3591,6 +3625,86 @@ export interface operations {
                 };
             };
             /** @description 429 rate_limited (with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 500 internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDealsByIdMessagesByMessageIdAttachment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version to answer in (see /docs#changelog). Default: the version the API key is pinned to, else the current one (2026-11-24). An unknown version is refused with 400 invalid_request. */
+                "Milestone-Version"?: "2026-11-24" | "2026-06-01";
+            };
+            path: {
+                id: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file (image/jpeg, image/png, image/webp, video/mp4, video/quicktime, video/webm) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description 400 invalid_request (the path); 400 invalid_request (an unknown Milestone-Version header) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 401 unauthenticated | invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 403 insufficient_scope (an API key without the read scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 404 not_found (not a party, no such message, or no file) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 429 rate_limited (per API key and per user) */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -377,6 +377,15 @@ export const messageSchema = z
     dealId: z.uuid(),
     author: z.object({ id: z.uuid(), role: z.enum(["brand", "creator"]) }),
     body: z.string().describe("Plain text, as sent: render it as text, never as HTML"),
+    attachment: z
+      .object({
+        url: z.string().describe("GET it with the same credentials (the deal's parties only)"),
+        contentType: z.string(),
+        kind: z.enum(["image", "video"]),
+        size: z.number().int().nonnegative(),
+        name: z.string().nullable(),
+      })
+      .nullable(),
     createdAt: iso,
   })
   .meta({ id: "Message" });

@@ -1,20 +1,28 @@
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
 import { findVisibleDeal } from "@/db/queries/deals";
 import {
   countUnreadMessages,
+  findDealMessage,
   findMessageSeq,
   insertMessage,
   latestMessageSeq,
   listMessagesPage,
   markMessagesReadUpTo,
 } from "@/db/queries/messages";
-import type { Deal, DealMessage } from "@/db/schema";
+import type { Deal, DealMessage, MessageAttachment } from "@/db/schema";
 import type { Caller } from "@/lib/deals/deals";
+import { messageBody } from "@/lib/deals/schemas";
 import { AppError, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/events";
+import { invalidRequest, readBody } from "@/lib/http";
 import { decodeCursor, encodeCursor, type PageQuery, toPage } from "@/lib/pagination";
 import { countRequest, type Window } from "@/lib/rate-limit";
+import { type ObjectStorage, storage } from "@/lib/storage";
+import { formFile, formText, readUploadForm } from "@/lib/storage/form";
+import { objectResponse } from "@/lib/storage/serve";
+import { prepareUpload } from "@/lib/storage/uploads";
 
 // Messages on every deal: one thread between the deal's brand and its creator. Bodies are
 // plain text, stored and returned as sent (pages render them as text, never as HTML). Each
@@ -29,14 +37,27 @@ export type MessageLimits = { perMinute: number; perHour: number };
 /** How many messages one person may send, across every deal and every app instance. */
 export const MESSAGE_LIMITS: MessageLimits = { perMinute: 20, perHour: 200 };
 
+/** A message's file: fetched from `url` by the deal's two parties only. */
+export type MessageAttachmentJson = {
+  url: string;
+  contentType: string;
+  kind: "image" | "video";
+  size: number;
+  name: string | null;
+};
+
 export type MessageJson = {
   id: string;
   dealId: string;
   author: { id: string; role: "brand" | "creator" };
   /** Plain text, as sent. */
   body: string;
+  attachment: MessageAttachmentJson | null;
   createdAt: string;
 };
+
+/** A file sent with a message, as read from the request (lib/storage/form.ts). */
+export type MessageFile = { bytes: Uint8Array; type: string; name: string | null };
 
 export type MessagePage = {
   messages: MessageJson[];
@@ -52,8 +73,21 @@ const messageJson =
     dealId: m.dealId,
     author: { id: m.authorId, role: m.authorId === deal.brandId ? "brand" : "creator" },
     body: m.body,
+    attachment: m.attachment ? attachmentJson(m) : null,
     createdAt: m.createdAt.toISOString(),
   });
+
+function attachmentJson(m: DealMessage): MessageAttachmentJson | null {
+  const a = m.attachment;
+  if (!a) return null;
+  return {
+    url: `/api/deals/${m.dealId}/messages/${m.id}/attachment`,
+    contentType: a.contentType,
+    kind: a.kind,
+    size: a.size,
+    name: a.name,
+  };
+}
 
 /** The deal, when the caller is its brand or its creator; 404 for anyone else. */
 async function partyDeal(db: DbOrTx, caller: Caller, dealId: string): Promise<Deal> {
@@ -99,8 +133,8 @@ export async function postMessage(
   db: Db,
   caller: Caller,
   dealId: string,
-  input: { body: string },
-  opts: { limits?: MessageLimits; now?: number } = {},
+  input: { body: string; file?: MessageFile | null },
+  opts: { limits?: MessageLimits; now?: number; storage?: ObjectStorage } = {},
 ): Promise<{ message: MessageJson }> {
   const deal = await partyDeal(db, caller, dealId);
   if (!deal.creatorId)
@@ -109,19 +143,94 @@ export async function postMessage(
       "Nobody has taken this deal yet; messages start once a creator does.",
     );
   await countRequest(db, messageWindows(caller.id, opts.limits), opts.now);
-  const message = await db.transaction(async (tx) => {
-    const row = await insertMessage(tx, { dealId, authorId: caller.id, body: input.body });
+  // The file is checked (415, 413), stripped of its metadata and stored before the message
+  // is written; if the message is not written after all, it is removed again.
+  const files = opts.storage ?? storage();
+  let attachment: MessageAttachment | null = null;
+  if (input.file) {
+    const upload = await prepareUpload(input.file.bytes, input.file.type);
+    const key = `messages/${dealId}/${randomUUID()}.${upload.ext}`;
+    await files.put(key, upload.bytes, upload.type);
+    attachment = {
+      key,
+      contentType: upload.type,
+      kind: upload.kind,
+      size: upload.bytes.byteLength,
+      name: input.file.name?.slice(0, 200) ?? null,
+    };
+  }
+  const written = db.transaction(async (tx) => {
+    const row = await insertMessage(tx, {
+      dealId,
+      authorId: caller.id,
+      body: input.body,
+      attachment,
+    });
     if (!row) throw new Error("insert returned no message");
     await markMessagesReadUpTo(tx, dealId, caller.id, row.seq);
     await recordEvent(tx, {
       dealId,
       type: "message.created",
       actorId: caller.id,
-      data: { messageId: row.id, body: row.body },
+      data: { messageId: row.id, body: row.body, attachment: attachmentJson(row) },
     });
     return row;
   });
+  const message = await written.catch(async (err: unknown) => {
+    if (attachment) await files.delete(attachment.key).catch(() => {});
+    throw err;
+  });
   return { message: messageJson(deal)(message) };
+}
+
+/**
+ * GET /api/deals/:id/messages/:messageId/attachment — the file, streamed to the deal's two
+ * parties only (lib/storage/serve.ts: private, never sniffed, sandboxed).
+ */
+export async function messageAttachmentResponse(
+  db: DbOrTx,
+  caller: Caller,
+  dealId: string,
+  messageId: string,
+  opts: { storage?: ObjectStorage } = {},
+): Promise<Response> {
+  await partyDeal(db, caller, dealId);
+  const message = await findDealMessage(db, dealId, messageId);
+  if (!message?.attachment) throw notFound("Attachment");
+  const obj = await (opts.storage ?? storage()).get(message.attachment.key);
+  if (!obj) throw notFound("Attachment");
+  const ext = message.attachment.key.split(".").at(-1) ?? "bin";
+  return objectResponse(obj, `message-${message.seq}.${ext}`);
+}
+
+/**
+ * A message arrives as JSON ({ body }) or, with a file, as multipart/form-data (fields
+ * `body` and `file`), read within the upload limits (lib/storage/form.ts).
+ */
+export async function readMessageSubmission(
+  req: Request,
+): Promise<{ body: string; file: MessageFile | null }> {
+  const type = req.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
+  if (type === "multipart/form-data") {
+    const form = await readUploadForm(req);
+    const parsed = messageBody.safeParse({ body: formText(form, "body") ?? "" });
+    if (!parsed.success) throw invalidRequest(parsed.error.issues, "body");
+    return { body: parsed.data.body, file: await formFile(form, "file") };
+  }
+  if (type !== "application/json")
+    throw new AppError(
+      "unsupported_media_type",
+      "Send the message as JSON ({ body }) or, with a file, as multipart/form-data (body, file).",
+    );
+  let value: unknown;
+  try {
+    value = JSON.parse((await readBody(req)) || "{}");
+  } catch {
+    throw new AppError("invalid_json", "The request body is not valid JSON.");
+  }
+  const parsed = messageBody.safeParse(value);
+  if (!parsed.success) throw invalidRequest(parsed.error.issues, "body");
+  return { body: parsed.data.body, file: null };
 }
 
 /**

@@ -278,7 +278,25 @@ export const messageBody = z.object({
     .string({ error: "must be a string" })
     .trim()
     .min(1, "Write a message")
-    .max(MESSAGE_MAX_CHARS, "Keep the message under 4,000 characters"),
+    .max(MESSAGE_MAX_CHARS, "Keep the message under 4,000 characters")
+    // PostgreSQL refuses NUL in text (route() refuses it in JSON bodies; forms come here too).
+    .refine((s) => !s.includes("\u0000"), "must not contain a NUL (\\u0000) character"),
+});
+
+export const messageParams = z.object({
+  id: z.uuid("must be a UUID"),
+  messageId: z.uuid("must be a UUID"),
+});
+
+/** The multipart form of a message with a file (the reference's description of it). */
+export const messageUploadBody = messageBody.extend({
+  file: z
+    .string()
+    .optional()
+    .describe(
+      "A file (binary): JPEG, PNG or WebP image, MP4, MOV or WebM video; its real type is read from its bytes, metadata is removed",
+    )
+    .meta({ format: "binary" }),
 });
 
 /** The caller has read the thread up to this message (default: all of it). */

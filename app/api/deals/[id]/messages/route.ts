@@ -1,7 +1,7 @@
 import { requireUser } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db";
-import { listMessages, postMessage } from "@/lib/deals/messages";
-import { idParams, messageBody } from "@/lib/deals/schemas";
+import { listMessages, postMessage, readMessageSubmission } from "@/lib/deals/messages";
+import { idParams } from "@/lib/deals/schemas";
 import { methodNotAllowed, route } from "@/lib/http";
 import { pageQuery } from "@/lib/pagination";
 
@@ -13,11 +13,16 @@ export const GET = route(
     Response.json(await listMessages(await getDb(), user, params.id, query)),
 );
 
-// POST /api/deals/:id/messages – write to the other party (plain text; rate-limited per person)
+// POST /api/deals/:id/messages – write to the other party (plain text, JSON; or multipart with
+// a file); rate-limited per person
 export const POST = route(
-  { auth: requireUser, scope: "write", params: idParams, body: messageBody },
-  async ({ user, params, body }) =>
-    Response.json(await postMessage(await getDb(), user, params.id, body), { status: 201 }),
+  { auth: requireUser, scope: "write", params: idParams },
+  async ({ req, user, params }) => {
+    const input = await readMessageSubmission(req);
+    return Response.json(await postMessage(await getDb(), user, params.id, input), {
+      status: 201,
+    });
+  },
 );
 
 export const { PUT, PATCH, DELETE, OPTIONS } = methodNotAllowed(["GET", "POST"]);

@@ -1,0 +1,1 @@
+ALTER TABLE "deal_messages" ADD COLUMN "attachment" jsonb;
