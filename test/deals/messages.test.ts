@@ -1,8 +1,12 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { eq } from "drizzle-orm";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as eventsRoute from "@/app/api/deals/[id]/events/route";
+import * as attachmentRoute from "@/app/api/deals/[id]/messages/[messageId]/attachment/route";
 import * as readRoute from "@/app/api/deals/[id]/messages/read/route";
 import * as messagesRoute from "@/app/api/deals/[id]/messages/route";
 import { MessageList } from "@/components/deals/messages-panel";
@@ -16,9 +20,12 @@ import {
   webhookEndpoints,
 } from "@/db/schema";
 import { MESSAGE_MAX_CHARS, postMessage } from "@/lib/deals/messages";
+import { resetEnvCache } from "@/lib/env";
 import { listNotifications } from "@/lib/notify/inbox";
+import { resetStorageCache } from "@/lib/storage";
 import { dealBetween } from "../helpers/events";
-import { call } from "../helpers/http";
+import { call, TEST_ORIGIN } from "../helpers/http";
+import { pngWithMetadata, SECRET } from "../helpers/media";
 import { makeUser, type TestUser } from "../helpers/users";
 
 // Messages on every deal (issue 24, item 2): one thread between the deal's brand and its
@@ -268,5 +275,117 @@ describe("deal messages", () => {
     // A read marker pointing at another deal's message is not found.
     const elsewhere = (await list(brand, dealId)).body.messages[0].id;
     expect((await read(brand, open.dealId, { upTo: elsewhere })).status).toBe(404);
+  });
+});
+
+describe("message attachments", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "milestone-messages-"));
+    process.env.STORAGE_DIR = dir;
+    resetEnvCache();
+    resetStorageCache();
+  });
+  afterAll(() => {
+    delete process.env.STORAGE_DIR;
+    resetEnvCache();
+    resetStorageCache();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** POST …/messages as the browser's form does: multipart with the file. */
+  async function sendForm(
+    who: TestUser,
+    dealId: string,
+    body: string,
+    file: { bytes: Buffer; type: string; name: string },
+  ) {
+    const form = new FormData();
+    form.set("body", body);
+    form.set("file", new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+    const req = new Request(`${TEST_ORIGIN}/api/deals/${dealId}/messages`, {
+      method: "POST",
+      body: form,
+      headers: { authorization: `Bearer ${who.token}` },
+    });
+    const res = await messagesRoute.POST(req, { params: Promise.resolve({ id: dealId }) });
+    return { status: res.status, body: await res.json() };
+  }
+  const fetchFile = (who: TestUser, dealId: string, messageId: string) =>
+    attachmentRoute.GET(
+      new Request(`${TEST_ORIGIN}/x`, { headers: { authorization: `Bearer ${who.token}` } }),
+      { params: Promise.resolve({ id: dealId, messageId }) },
+    );
+  const stored = () =>
+    (readdirSync(dir, { recursive: true }) as string[]).filter((f) => /\.(png|jpg)$/.test(f));
+
+  it("sends an image with a message: metadata removed, streamed to the two parties only", async () => {
+    const { brand, creator, dealId } = await pair();
+    const png = await pngWithMetadata();
+    const res = await sendForm(creator, dealId, "The cover, as discussed.", {
+      bytes: png,
+      type: "image/png",
+      name: "cover.png",
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const { message } = res.body;
+    expect(message).toMatchObject({
+      body: "The cover, as discussed.",
+      attachment: {
+        url: `/api/deals/${dealId}/messages/${message.id}/attachment`,
+        contentType: "image/png",
+        kind: "image",
+        name: "cover.png",
+      },
+    });
+    const got = await fetchFile(brand, dealId, message.id);
+    expect(got.status).toBe(200);
+    expect(got.headers.get("content-type")).toBe("image/png");
+    expect(got.headers.get("cache-control")).toBe("private, no-store");
+    expect(got.headers.get("x-content-type-options")).toBe("nosniff");
+    const bytes = Buffer.from(await got.arrayBuffer());
+    expect(bytes.subarray(1, 4).toString()).toBe("PNG");
+    expect(bytes.includes(Buffer.from(SECRET))).toBe(false);
+    // The event carries it for webhooks; the list shows it.
+    const listed = await list(brand, dealId);
+    expect(listed.body.messages[0].attachment.url).toBe(message.attachment.url);
+    const db = await getDb();
+    const [event] = await db.select().from(dealEvents).where(eq(dealEvents.dealId, dealId));
+    expect(event?.data).toMatchObject({ attachment: { url: message.attachment.url } });
+
+    // Nobody else gets it, nor a message without a file.
+    const stranger = await makeUser("organization");
+    expect((await fetchFile(stranger, dealId, message.id)).status).toBe(404);
+    const plain = await send(brand, dealId, { body: "Thanks" });
+    expect(plain.body.message.attachment).toBeNull();
+    expect((await fetchFile(brand, dealId, plain.body.message.id)).status).toBe(404);
+  });
+
+  it("refuses a file that lies about its type, or a message without text, and stores nothing", async () => {
+    const { creator, dealId } = await pair();
+    const before = stored().length;
+    const png = await pngWithMetadata();
+    const lying = await sendForm(creator, dealId, "Here", {
+      bytes: png,
+      type: "image/jpeg",
+      name: "cover.jpg",
+    });
+    expect(lying.status).toBe(415);
+    expect(lying.body.error.code).toBe("unsupported_media_type");
+    const page = await sendForm(creator, dealId, "Here", {
+      bytes: Buffer.from("<html><script>alert(1)</script></html>"),
+      type: "image/png",
+      name: "x.png",
+    });
+    expect(page.status).toBe(415);
+    const empty = await sendForm(creator, dealId, "  ", {
+      bytes: png,
+      type: "image/png",
+      name: "cover.png",
+    });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.details[0].path).toEqual(["body"]);
+    expect(stored().length).toBe(before);
+    expect((await list(creator, dealId)).body.messages).toEqual([]);
   });
 });
