@@ -19,6 +19,7 @@ const standalone = [
   "test/chain/rpc-fetch.test.ts",
   "test/foundation/openapi.test.ts",
   "test/docs/examples.test.ts",
+  "test/client/package.test.ts",
   "test/settle/payout.test.ts",
   "test/verify/checks.test.ts",
   "test/verify/disclosure.test.ts",
@@ -42,6 +43,8 @@ export default defineConfig({
   resolve: {
     alias: {
       "@": path.resolve(import.meta.dirname),
+      // The workspace package from its source, as tsconfig.json's paths say (no build needed).
+      "@milestone/client": path.resolve(import.meta.dirname, "packages/client/src/index.ts"),
       // Server modules say so with `import "server-only"` (Next's bundler resolves it: empty on
       // the server, an error in a client bundle); tests run them on the server.
       "server-only": path.resolve(

@@ -6,7 +6,7 @@
 // server change) and forwards each to a local receiver as a signed webhook would arrive. It
 // prints the listener secret to verify the Milestone-Signature header with (lib/webhooks/listen.ts).
 import { parseArgs } from "node:util";
-import { ApiError } from "@/lib/api/client";
+import { ApiError } from "@milestone/client";
 import { appUrl } from "@/lib/env";
 import { listen } from "@/lib/webhooks/listen";
 

@@ -4,7 +4,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 // `components`), as the typed client uses them. Generated: `npm run openapi -- --types`
 // writes OPENAPI_TYPES_FILE; test/foundation/openapi.test.ts fails when it is not current.
 
-export const OPENAPI_TYPES_FILE = "lib/api/openapi-types.ts";
+export const OPENAPI_TYPES_FILE = "packages/client/src/openapi-types.ts";
 
 const header = `// Generated from the API reference (lib/openapi.ts) by openapi-typescript: do not edit.
 // After changing the reference: npm run openapi -- --types

@@ -316,7 +316,7 @@ export function curlExample(
  * The typed clients the TypeScript examples call: `api` with an API key (or a session token:
  * it takes either), `session` for what needs a session, `cron` with the cron secret.
  */
-export const TYPESCRIPT_SETUP = `import { createClient } from "@/lib/api/client";
+export const TYPESCRIPT_SETUP = `import { createClient } from "@milestone/client";
 
 const baseUrl = process.env.MILESTONE_URL as string; // e.g. https://milestone.example
 const api = createClient({ baseUrl, apiKey: process.env.MILESTONE_API_KEY as string });

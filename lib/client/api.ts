@@ -1,7 +1,7 @@
 // The browser's fetch helper for our JSON API. Same-origin requests carry the session
 // cookie; an error response becomes an ApiError with the envelope's code, message and
 // details. Browser-safe: no server modules are imported here (type imports are erased).
-import { errorEnvelope, readBody } from "@/lib/api/envelope";
+import { errorEnvelope, readBody } from "@milestone/client";
 import type { UserJson } from "@/lib/auth/users";
 
 export type User = UserJson;

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { ApiError, createClient } from "@/lib/api/client";
+import { ApiError, createClient } from "@milestone/client";
 import type { EventJson } from "@/lib/events/objects";
 import {
   EVENT_ID_HEADER,

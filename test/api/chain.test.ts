@@ -1,8 +1,8 @@
+import { createClient } from "@milestone/client";
 import { type Address, HttpRequestError, hashDomain } from "viem";
 import { describe, expect, it } from "vitest";
 import * as chainRoute from "@/app/api/chain/route";
 import { mockUsdcAbi } from "@/contracts/artifacts";
-import { createClient } from "@/lib/api/client";
 import { chainConfig, publicClient } from "@/lib/chain/config";
 import {
   type ContractReader,

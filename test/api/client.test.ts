@@ -1,7 +1,7 @@
+import { ApiError, createClient } from "@milestone/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as keysRoute from "@/app/api/keys/route";
 import type { ApiKeyScope } from "@/db/schema";
-import { ApiError, createClient } from "@/lib/api/client";
 import {
   dealDetailResponse,
   dealPageResponse,

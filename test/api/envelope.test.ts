@@ -1,5 +1,5 @@
+import { ApiError as ClientError, createClient } from "@milestone/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError as ClientError, createClient } from "@/lib/api/client";
 import { ApiError, apiFetch } from "@/lib/client/api";
 
 // The two clients read an error answer the same way (lib/api/envelope.ts): the contract's

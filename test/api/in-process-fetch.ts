@@ -4,7 +4,7 @@ import path from "node:path";
 // A fetch that answers from the app's own route handlers, in this process: the URL's path
 // is resolved the way Next resolves app/api/**/route.ts (a literal folder first, else a
 // [param] folder), and the exported method is called with the Request and its params.
-// Lets the typed client (lib/api/client.ts) run against the real handlers in tests.
+// Lets the typed client (@milestone/client, packages/client) run against the real handlers in tests.
 
 type Handler = (
   req: Request,

@@ -1,3 +1,4 @@
+import { createClient } from "@milestone/client";
 import type { Address, Hex } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as acceptRoute from "@/app/api/deals/[id]/accept/route";
@@ -8,7 +9,6 @@ import * as ledgerCsvRoute from "@/app/api/ledger.csv/route";
 import * as withdrawalsRoute from "@/app/api/wallet/withdrawals/route";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
-import { createClient } from "@/lib/api/client";
 import { chainConfig } from "@/lib/chain/config";
 import { pollReceipt } from "@/lib/chain/sender";
 import { dealKey } from "@/lib/escrow/onchain";

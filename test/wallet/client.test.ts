@@ -1,8 +1,8 @@
+import { ApiError, createClient } from "@milestone/client";
 import { parseUnits } from "viem";
 import { describe, expect, it } from "vitest";
 import * as keysRoute from "@/app/api/keys/route";
 import type { ApiKeyScope } from "@/db/schema";
-import { ApiError, createClient } from "@/lib/api/client";
 import { withdrawalResponse } from "@/lib/wallet/schemas";
 import { inProcessFetch } from "../api/in-process-fetch";
 import { call } from "../helpers/http";
