@@ -46,12 +46,16 @@ export async function signInLinkExists(db: DbOrTx, tokenHash: string): Promise<b
   return Boolean(row);
 }
 
-/** A mail sent outside the notification loop (a sign-in link), recorded as sent. */
+/**
+ * A mail sent outside the notification loop (a sign-in link), recorded as sent under the id
+ * it was sent with (the provider's Idempotency-Key).
+ */
 export async function recordSentMail(
   db: DbOrTx,
-  p: { userId: string | null; to: string; subject: string; body: string },
+  p: { id: string; userId: string | null; to: string; subject: string; body: string },
 ): Promise<void> {
   await db.insert(emailOutbox).values({
+    id: p.id,
     userId: p.userId,
     toAddress: p.to,
     subject: p.subject,

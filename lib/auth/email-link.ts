@@ -86,7 +86,9 @@ export function emailProvider(db: DbOrTx, e: Env = env()): EmailConfig {
         throw new AppError("unavailable", "The sign-in e-mail could not be sent.", { cause: err });
       }
       // The outbox row is the mail in the embedded setup; a provider's copy keeps no link.
+      // Its id is the one the provider got (Idempotency-Key), so the two can be matched.
       await recordSentMail(db, {
+        id,
         userId: (await findOtherUserByEmail(db, { email: identifier }))?.id ?? null,
         to: identifier,
         subject: SUBJECT,
