@@ -125,7 +125,11 @@ test("brand posts starter deals, creator delivers, brand verifies and settles, c
   await form.getByTestId("precheck-button").click();
   const precheck = form.getByTestId("precheck");
   await expect(precheck).toContainText("Not ready yet");
-  await expect(precheck.locator(".chip.missing")).toHaveText(["hashtag #ad"]);
+  // Without #ad the post is not disclosed either (the deal's disclosure rule, on by default).
+  await expect(precheck.locator(".chip.missing")).toHaveText([
+    "hashtag #ad",
+    "Disclosure: add #ad (or #sponsored, #paidpartnership) within the first 125 characters",
+  ]);
   await expect(precheck).toContainText("nothing was submitted or stored");
   await screenshots(creator, "deal-creator-precheck");
   const postUrl = await publishOnSandbox(
@@ -426,20 +430,25 @@ test("a deliverable that misses a requirement is rejected at the gate and the cr
   await expect(creator.getByTestId("milestone-status")).toHaveText("Rejected");
   const again = creator.getByTestId("deliverable-form");
   await expect(again.getByRole("heading", { name: "Resubmit your deliverable" })).toBeVisible();
-  await expect(again.locator(".chip.missing")).toHaveText(["hashtag #BuildInPublic"]);
+  // The starter deal has the disclosure rule on (every new deal does): the post lacks it too.
+  await expect(again.locator(".chip.missing")).toHaveText([
+    "hashtag #BuildInPublic",
+    "Disclosure: add #ad (or #sponsored, #paidpartnership) within the first 125 characters",
+  ]);
   await expect(again.getByLabel("Post URL")).toHaveValue(firstPost);
   await screenshots(creator, "deal-creator-rejected");
-  // Editing the text alone would change nothing: the creator publishes a corrected post.
+  // Editing the text alone would change nothing: the creator publishes a corrected post,
+  // with the hashtag and #ad up front.
   const fixedPost = await publishOnSandbox(
     creator,
     handle,
-    "How milestone payouts work, in plain words: @milestone_app https://milestone.example/features #BuildInPublic",
+    "#ad How milestone payouts work, in plain words: @milestone_app https://milestone.example/features #BuildInPublic",
   );
   await again.getByLabel("Post URL").fill(fixedPost);
   await again
     .getByLabel(/Post text/)
     .fill(
-      "How milestone payouts work, in plain words: @milestone_app https://milestone.example/features #BuildInPublic",
+      "#ad How milestone payouts work, in plain words: @milestone_app https://milestone.example/features #BuildInPublic",
     );
   await again.getByRole("button", { name: "Resubmit deliverable" }).click();
   await expect(creator.getByTestId("milestone-status")).toHaveText("Submitted");

@@ -22,8 +22,9 @@ import { publishOnSandbox } from "./sandbox";
 // funding in the test. The creator has the demo provider's embedded wallet (no browser wallet).
 const BRAND = devAccount(10);
 
-const APPROVED = "Launch day! The Milestone app pays creators per milestone. #launch";
-const EDITED = "Launch day! Half price today only with code SAVE50. #launch";
+// Both carry #ad: the deal's disclosure rule (on by default) is checked on drafts and posts.
+const APPROVED = "Launch day! The Milestone app pays creators per milestone. #launch #ad";
+const EDITED = "Launch day! Half price today only with code SAVE50. #launch #ad";
 
 async function axeProblems(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page })

@@ -151,7 +151,11 @@ test("a brand that goes silent cannot stall the payment: the creator settles aft
   );
   const dealId = await fundedDeal(brand, "YouTube launch — silent brand");
   await linkAndAccept(creator, CREATOR_2.address, dealId);
-  await submitDeliverable(creator, `silent${stamp}`, "Launch day with Milestone! #MilestoneLaunch");
+  await submitDeliverable(
+    creator,
+    `silent${stamp}`,
+    "Launch day with Milestone! #MilestoneLaunch #ad",
+  );
   await expect(creator.getByTestId("review-window")).toContainText("The brand has until");
   // Before the window ends the API refuses too.
   const early = await creator.request.post("/api/settle", {
