@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { type ChangeRequest, changeRequests, milestones } from "@/db/schema";
+import { leaveSubmitted } from "@/db/queries/decisions";
+import { type ChangeRequest, changeRequests } from "@/db/schema";
 
 // The brand's change requests (lib/settle/change-requests.ts), by milestone id: callers reach
 // them through a milestone whose deal they checked the caller is a party of.
@@ -24,24 +25,8 @@ export async function insertChangeRequest(
  * (its revision stays; the next submission takes the next one). False when it is no longer
  * submitted on that revision.
  */
-export async function sendBackForChanges(
-  tx: DbOrTx,
-  milestoneId: string,
-  revision: number,
-): Promise<boolean> {
-  const changed = await tx
-    .update(milestones)
-    .set({ status: "pending", updatedAt: new Date() })
-    .where(
-      and(
-        eq(milestones.id, milestoneId),
-        eq(milestones.status, "submitted"),
-        eq(milestones.revision, revision),
-      ),
-    )
-    .returning({ id: milestones.id });
-  return changed.length > 0;
-}
+export const sendBackForChanges = (tx: DbOrTx, milestoneId: string, revision: number) =>
+  leaveSubmitted(tx, milestoneId, revision, "pending");
 
 export async function findChangeRequest(
   db: DbOrTx,

@@ -74,17 +74,18 @@ export async function markAppealDecided(tx: DbOrTx, appealId: string): Promise<v
 }
 
 /**
- * A rejection of `revision` (the gate failed, or the brand upheld it): the milestone becomes
- * rejected if it is still submitted on that revision; false when it has moved on.
+ * Moves a milestone that is still submitted on `revision` on to `status` (one conditional
+ * UPDATE); false when it has moved on (another revision, or already settled or sent back).
  */
-export async function markMilestoneRejected(
+export async function leaveSubmitted(
   tx: DbOrTx,
   milestoneId: string,
   revision: number,
+  status: "rejected" | "pending",
 ): Promise<boolean> {
   const changed = await tx
     .update(milestones)
-    .set({ status: "rejected", updatedAt: new Date() })
+    .set({ status, updatedAt: new Date() })
     .where(
       and(
         eq(milestones.id, milestoneId),
@@ -95,6 +96,13 @@ export async function markMilestoneRejected(
     .returning({ id: milestones.id });
   return changed.length > 0;
 }
+
+/**
+ * A rejection of `revision` (the gate failed, or the brand upheld it): the milestone becomes
+ * rejected if it is still submitted on that revision; false when it has moved on.
+ */
+export const markMilestoneRejected = (tx: DbOrTx, milestoneId: string, revision: number) =>
+  leaveSubmitted(tx, milestoneId, revision, "rejected");
 
 export type NewAppeal = Pick<
   typeof appeals.$inferInsert,

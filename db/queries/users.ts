@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
 import { type ProfileType, type User, type UserIdentity, userIdentities, users } from "@/db/schema";

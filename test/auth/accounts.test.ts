@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as identitiesGET } from "@/app/api/auth/identities/route";
 import { GET as meGET } from "@/app/api/auth/me/route";
 import { POST as sessionPOST } from "@/app/api/auth/session/route";
@@ -8,12 +8,10 @@ import { getDb } from "@/db/client";
 import { revokeSessions } from "@/db/queries/users";
 import { users } from "@/db/schema";
 import { accountForIdentity } from "@/lib/auth/accounts";
-import { type DevOidcProvider, startDevOidcProvider } from "@/lib/auth/dev-oidc-provider";
 import { signInByEmail } from "@/lib/auth/email-link";
 import { createSessionToken } from "@/lib/auth/session";
 import { SIWE_ISSUER, walletOnlyEmail } from "@/lib/auth/siwe-sign-in";
 import { LINK_INTENT_COOKIE } from "@/lib/auth/web-sign-in";
-import { resetEnvCache } from "@/lib/env";
 import { devIdToken, SESSION_COOKIE_NAME, setCookieValue, uniqueEmail } from "../helpers/auth";
 import {
   appAuth,
@@ -21,6 +19,7 @@ import {
   CookieJar,
   loginAtProvider,
   openLink,
+  runDevOidcProvider,
   startOidcSignIn,
 } from "../helpers/browser-sign-in";
 import { call } from "../helpers/http";
@@ -30,21 +29,7 @@ import { call } from "../helpers/http";
 // is added only by the signed-in account, through that method's real flow with link=1 (the
 // embedded OpenID provider on a real port, e-mail links from the outbox).
 
-let idp: DevOidcProvider;
-const saved = process.env.DEV_IDP_URL;
-
-beforeAll(async () => {
-  idp = await startDevOidcProvider({ port: 0 });
-  process.env.DEV_IDP_URL = idp.issuer;
-  resetEnvCache();
-});
-
-afterAll(async () => {
-  if (saved === undefined) delete process.env.DEV_IDP_URL;
-  else process.env.DEV_IDP_URL = saved;
-  resetEnvCache();
-  await idp?.close();
-});
+runDevOidcProvider();
 
 /** A browser signed in by an e-mail link to `email` (a new account, or the one holding it). */
 async function signedInByLink(email: string): Promise<CookieJar> {

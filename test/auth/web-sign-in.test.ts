@@ -5,10 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as meGET } from "@/app/api/auth/me/route";
 import { POST as sessionPOST } from "@/app/api/auth/session/route";
 import { devEmbeddedWallet, devIdpSubject } from "@/lib/auth/dev-idp";
-import { type DevOidcProvider, startDevOidcProvider } from "@/lib/auth/dev-oidc-provider";
 import { resetEnvCache } from "@/lib/env";
 import { devIdToken, SESSION_COOKIE_NAME, setCookieValue, uniqueEmail } from "../helpers/auth";
-import { appAuth, CookieJar, loginAtProvider, startOidcSignIn } from "../helpers/browser-sign-in";
+import {
+  appAuth,
+  CookieJar,
+  loginAtProvider,
+  runDevOidcProvider,
+  startOidcSignIn,
+} from "../helpers/browser-sign-in";
 import { call } from "../helpers/http";
 import { nowSeconds, startTestIdp, type TestIdp, unsignedToken } from "../helpers/idp";
 
@@ -16,21 +21,7 @@ import { nowSeconds, startTestIdp, type TestIdp, unsignedToken } from "../helper
 // real port): authorization code + PKCE, state and nonce, login and consent pages, and the
 // callback ending in the app's own session cookie. And what it refuses.
 
-let idp: DevOidcProvider;
-const saved = process.env.DEV_IDP_URL;
-
-beforeAll(async () => {
-  idp = await startDevOidcProvider({ port: 0 });
-  process.env.DEV_IDP_URL = idp.issuer;
-  resetEnvCache();
-});
-
-afterAll(async () => {
-  if (saved === undefined) delete process.env.DEV_IDP_URL;
-  else process.env.DEV_IDP_URL = saved;
-  resetEnvCache();
-  await idp?.close();
-});
+const idp = runDevOidcProvider();
 
 /** A fresh browser up to the provider's redirect back (the callback not yet called). */
 async function upToCallback(
@@ -57,7 +48,7 @@ function expectRefused(res: Response) {
 describe("sign-in through the embedded OpenID provider", () => {
   it("asks for code + PKCE (S256), state and nonce, with the app as the client", async () => {
     const url = new URL(await startOidcSignIn(new CookieJar()));
-    expect(url.origin).toBe(idp.issuer);
+    expect(url.origin).toBe(idp().issuer);
     const q = url.searchParams;
     expect(q.get("response_type")).toBe("code");
     expect(q.get("client_id")).toBe("milestone-dev");

@@ -1,9 +1,10 @@
 import { desc, eq } from "drizzle-orm";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { getDb } from "@/db/client";
 import { emailOutbox } from "@/db/schema";
+import { type DevOidcProvider, startDevOidcProvider } from "@/lib/auth/dev-oidc-provider";
 import { handleWebAuth } from "@/lib/auth/web-sign-in";
-import { appUrl } from "@/lib/env";
+import { appUrl, resetEnvCache } from "@/lib/env";
 
 // A browser's part of the OpenID sign-in, for tests: a cookie jar per origin, the app's
 // /auth/* handler called directly, and the provider (the embedded oidc-provider, or a fake)
@@ -177,3 +178,27 @@ export async function askForLink(
 /** Opens a link from a mail in `jar`'s browser. */
 export const openLink = (jar: CookieJar, link: URL) =>
   appAuth(jar, `${link.pathname}${link.search}`);
+
+/**
+ * The embedded OpenID provider on a real port for this test file (DEV_IDP_URL points at it
+ * while the file runs): call at the top level; the getter gives the running provider.
+ */
+export function runDevOidcProvider(): () => DevOidcProvider {
+  let idp: DevOidcProvider | undefined;
+  const saved = process.env.DEV_IDP_URL;
+  beforeAll(async () => {
+    idp = await startDevOidcProvider({ port: 0 });
+    process.env.DEV_IDP_URL = idp.issuer;
+    resetEnvCache();
+  });
+  afterAll(async () => {
+    if (saved === undefined) delete process.env.DEV_IDP_URL;
+    else process.env.DEV_IDP_URL = saved;
+    resetEnvCache();
+    await idp?.close();
+  });
+  return () => {
+    if (!idp) throw new Error("the dev OpenID provider is not started yet (use it inside a test)");
+    return idp;
+  };
+}
