@@ -647,7 +647,8 @@ export const endpoints: Endpoint[] = [
     body: decisionBody,
     summary:
       "The brand decides on a rejected or unsettled revision: pay floor(amount × score) through the same escrow release as settle (the decision record's hash on-chain), or uphold the rejection — always with a reason. One decision per revision; answers an open appeal. Honours Idempotency-Key.",
-    response: "{ milestone (with review.decision), settlement | null }",
+    response:
+      "{ milestone (with review.decision), settlement | null } | 202 { milestone, settlement (submitted), poll } (the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: reconcile finishes it)",
     responseSchema: decisionResponse,
     errors: [
       "400 invalid_request (score required to approve, 0 < score ≤ 1; reason of 3+ characters; a malformed Idempotency-Key)",
@@ -788,7 +789,8 @@ export const endpoints: Endpoint[] = [
     body: refundMilestoneBody,
     summary:
       "The brand takes back a milestone past its due date with nothing delivered: an escrow release paying the creator 0 and the brand the whole milestone. Honours Idempotency-Key.",
-    response: "{ milestone, settlement }: the milestone refunded, the release paying the creator 0",
+    response:
+      "{ milestone, settlement }: the milestone refunded, the release paying the creator 0 | 202 { milestone, settlement (submitted), poll } (not confirmed within CHAIN_BUDGET_SECONDS: reconcile finishes it)",
     responseSchema: decisionResponse,
     errors: [
       "400 invalid_request (a malformed Idempotency-Key)",

@@ -363,6 +363,12 @@ export const settleResponse = z.discriminatedUnion("outcome", [
 export const decisionResponse = z.object({
   milestone: milestoneDetailSchema,
   settlement: settlementSchema.nullable(),
+  poll: z
+    .string()
+    .optional()
+    .describe(
+      "202 only: the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS; the milestone's URL, whose settlement turns confirmed",
+    ),
 });
 export const appealResponse = z.object({ appeal: appealSchema, milestone: milestoneDetailSchema });
 export const changeRequestResponse = z.object({

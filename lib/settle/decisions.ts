@@ -16,10 +16,11 @@ import { now } from "@/lib/clock";
 import type { Caller } from "@/lib/deals/deals";
 import { getMilestone, type MilestoneDetailJson } from "@/lib/deals/milestones";
 import { type SettlementJson, settlementJson } from "@/lib/deals/serialize";
+import { env } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/events";
 import { scoreToBps } from "@/lib/money";
-import { advanceSettlement } from "@/lib/settle/advance";
+import { advanceSettlement, isStillPending } from "@/lib/settle/advance";
 import { changesRequested, sentBackForChanges } from "@/lib/settle/change-requests";
 import {
   type AppealJson,
@@ -49,6 +50,11 @@ export type DecideInput = {
 export type DecideResult = {
   milestone: MilestoneDetailJson;
   settlement: SettlementJson | null;
+  /**
+   * Only when the release was sent and the chain did not confirm it within the request's
+   * budget (CHAIN_BUDGET_SECONDS): the milestone's URL to poll; the route answers 202.
+   */
+  poll?: string;
 };
 
 /**
@@ -233,11 +239,24 @@ async function payOnDecision(
     if (err instanceof AppError && err.code !== "settlement_in_progress") throw err;
     return claimedMeanwhile(db, milestone.id, err);
   }
-  const paid = await advanceSettlement(db, settlementId, { leaseHeld: true });
-  return {
-    milestone: await getMilestone(db, caller, milestone.id),
-    settlement: settlementJson(paid),
-  };
+  // The receipt is waited for within the request's budget, as settle does: past it, the
+  // answer is the settlement `submitted` (202) and reconcile finishes the payment.
+  const e = env();
+  const waitMs = Math.min(e.TX_RECEIPT_TIMEOUT_SECONDS, e.CHAIN_BUDGET_SECONDS) * 1000;
+  try {
+    const paid = await advanceSettlement(db, settlementId, { leaseHeld: true, waitMs });
+    return {
+      milestone: await getMilestone(db, caller, milestone.id),
+      settlement: settlementJson(paid),
+    };
+  } catch (err) {
+    if (!isStillPending(err)) throw err;
+    return {
+      milestone: await getMilestone(db, caller, milestone.id),
+      settlement: (err.details as { settlement: SettlementJson }).settlement,
+      poll: `/api/milestones/${milestone.id}`,
+    };
+  }
 }
 
 /** POST /api/milestones/:id/appeal — the creator contests a rejected revision, once. */

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as decisionRoute from "@/app/api/milestones/[id]/decision/route";
 import * as milestoneRoute from "@/app/api/milestones/[id]/route";
 import * as settleRoute from "@/app/api/settle/route";
 import { getDb } from "@/db/client";
@@ -8,7 +9,7 @@ import type { AnvilInstance } from "@/lib/chain/anvil";
 import { reconcile } from "@/lib/settle/reconcile";
 import { startOwnChain, withChainEnv } from "../helpers/chain-env";
 import { call } from "../helpers/http";
-import { goodDeliverable, submittedMilestone } from "../verify/fixtures";
+import { goodDeliverable, launchRequirements, submittedMilestone } from "../verify/fixtures";
 import { parties, settlementRows, transfersTo, usdcBalance } from "./fixtures";
 
 // No request waits on the chain beyond its budget (CHAIN_BUDGET_SECONDS): with the chain
@@ -87,6 +88,45 @@ describe("a settle on a frozen chain", () => {
     // A later settle call is the usual 409: nothing more is paid or announced.
     const again = await call(settleRoute.POST, { token: brand.token, body: { milestoneId } });
     expect(again.body.error.code).toBe("already_settled");
+    expect(await transfersTo(wallet)).toHaveLength(1);
+  });
+
+  it("a brand's decision answers 202 submitted too (decision and refund share the pay step); reconcile pays once", {
+    timeout: 60_000,
+  }, async () => {
+    const { brand, creator, wallet } = await parties();
+    // A criterion the rule check cannot judge: the brand decides (needs_decision).
+    const { milestoneId } = await submittedMilestone(
+      brand,
+      creator,
+      goodDeliverable,
+      launchRequirements,
+    );
+    const decide = (body: Record<string, unknown>) =>
+      call(decisionRoute.POST, { params: { id: milestoneId }, token: brand.token, body });
+    await rpc("evm_setAutomine", [false]);
+    try {
+      const res = await withChainEnv({ CHAIN_BUDGET_SECONDS: "1" }, () =>
+        decide({ approve: true, score: 0.8, reason: "Shows the app on screen." }),
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      expect(res.body.settlement.status).toBe("submitted");
+      expect(res.body.settlement.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(res.body.poll).toBe(`/api/milestones/${milestoneId}`);
+      expect(res.body.milestone.review.decision).toMatchObject({ approved: true, score: 0.8 });
+      expect(await usdcBalance(wallet)).toBe(0n);
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+    await rpc("evm_mine");
+    const db = await getDb();
+    const [s] = await settlementRows(milestoneId);
+    expect((await reconcile(db, { settlementId: s?.id })).settlements.confirmed).toBe(1);
+    expect(await transfersTo(wallet)).toHaveLength(1);
+    expect(await usdcBalance(wallet)).toBe(40_000_000n);
+    // The decision is taken once: asking again pays nothing more.
+    const again = await decide({ approve: true, score: 1, reason: "More." });
+    expect(again.body.error.code).toMatch(/^already_(decided|settled)$/);
     expect(await transfersTo(wallet)).toHaveLength(1);
   });
 });

@@ -5385,7 +5385,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { milestone (with review.decision), settlement | null } */
+            /** @description { milestone (with review.decision), settlement | null } | 202 { milestone, settlement (submitted), poll } (the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: reconcile finishes it) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5394,6 +5394,8 @@ export interface operations {
                     "application/json": {
                         milestone: components["schemas"]["MilestoneDetail"];
                         settlement: components["schemas"]["Settlement"] | null;
+                        /** @description 202 only: the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS; the milestone's URL, whose settlement turns confirmed */
+                        poll?: string;
                     };
                 };
             };
@@ -6356,7 +6358,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { milestone, settlement }: the milestone refunded, the release paying the creator 0 */
+            /** @description { milestone, settlement }: the milestone refunded, the release paying the creator 0 | 202 { milestone, settlement (submitted), poll } (not confirmed within CHAIN_BUDGET_SECONDS: reconcile finishes it) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6365,6 +6367,8 @@ export interface operations {
                     "application/json": {
                         milestone: components["schemas"]["MilestoneDetail"];
                         settlement: components["schemas"]["Settlement"] | null;
+                        /** @description 202 only: the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS; the milestone's URL, whose settlement turns confirmed */
+                        poll?: string;
                     };
                 };
             };

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db";
 import { idParams } from "@/lib/deals/schemas";
 import { methodNotAllowed, route } from "@/lib/http";
 import { idempotentJson } from "@/lib/idempotency";
-import { decideMilestone } from "@/lib/settle/decisions";
+import { type DecideResult, decideMilestone } from "@/lib/settle/decisions";
 import { decisionBody } from "@/lib/settle/schemas";
 
 // POST /api/milestones/:id/decision – the brand pays a revision at a score it chooses, or
@@ -14,7 +14,14 @@ export const POST = route(
     const db = await getDb();
     const input = { ...body, milestoneId: params.id };
     const key = { userId: user.id, route: "POST /api/milestones/:id/decision", request: input };
-    return idempotentJson(db, req, key, () => decideMilestone(db, user, input));
+    // 202 when the chain did not confirm the release within the budget (CHAIN_BUDGET_SECONDS).
+    return idempotentJson(
+      db,
+      req,
+      key,
+      () => decideMilestone(db, user, input),
+      (r) => ((r as DecideResult).poll ? 202 : 200),
+    );
   },
 );
 
