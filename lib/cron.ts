@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import path from "node:path";
+import { z } from "zod";
 import { readOrCreateSecretFile } from "@/lib/auth/local-secrets";
 import { dataDir, env, isEmbedded } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -28,3 +29,8 @@ export async function requireCronSecret(req: Request): Promise<null> {
     throw new AppError("unauthenticated", "This route needs the cron secret.");
   return null;
 }
+
+/** GET /api/cron/reconcile's query (the route validates with it; the reference shows it). */
+export const reconcileQuery = z.object({
+  settlement: z.uuid("must be a settlement id").optional().describe("Finish just this settlement"),
+});

@@ -70,6 +70,8 @@ import {
   walletNonceQuery,
 } from "@/lib/auth/schemas";
 import { chainInfoResponse } from "@/lib/chain/integrator-info";
+import { relayStatusQuery } from "@/lib/chain/relay";
+import { reconcileQuery } from "@/lib/cron";
 import {
   acceptBody,
   createDealBody,
@@ -99,7 +101,7 @@ import { healthQuery } from "@/lib/health";
 import type { RouteAccess } from "@/lib/http";
 import { ledgerCsvQuery, ledgerQuery } from "@/lib/ledger/ledger";
 import { ledgerCsvResponse, ledgerPageResponse } from "@/lib/ledger/schemas";
-import { markReadBody } from "@/lib/notify/schemas";
+import { markReadBody, notificationsQuery } from "@/lib/notify/schemas";
 import { pageQuery } from "@/lib/pagination";
 import { deleteHandleQuery, putHandleBody } from "@/lib/profile/handles";
 import { verifyHandleBody } from "@/lib/profile/verify-handle";
@@ -114,6 +116,7 @@ import { oembedQuery, publishBody } from "@/lib/social/posts";
 import { profilePatchBody } from "@/lib/users/profile";
 import { evidenceQuery } from "@/lib/verify/evidence/read";
 import { precheckBody, precheckResponse } from "@/lib/verify/precheck";
+import { verifyBody } from "@/lib/verify/verify-milestone";
 import { walletOverviewResponse, withdrawalBody, withdrawalResponse } from "@/lib/wallet/schemas";
 import { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 import { testEventBody } from "@/lib/webhooks/test-events";
@@ -157,17 +160,9 @@ export type Endpoint = {
   errors: string[];
 };
 
-const milestoneIdBody = z.object({ milestoneId: z.uuid() });
 const passphraseBody = z.object({
   passphrase: z.string().optional(),
   code: z.string().optional().describe("Alias of passphrase (the original interface)"),
-});
-const notificationsQuery = pageQuery.extend({
-  unread: z.enum(["true", "false", "1", "0"]).optional().describe("Only unread ones"),
-});
-const relayStatusQuery = z.object({ chainId: z.coerce.number().int().positive().optional() });
-const reconcileQuery = z.object({
-  settlement: z.uuid().optional().describe("Finish just this settlement"),
 });
 
 export const endpoints: Endpoint[] = [
@@ -607,7 +602,7 @@ export const endpoints: Endpoint[] = [
     path: "/api/verify",
     tag: "Verification and settlement",
     auth: true,
-    body: milestoneIdBody,
+    body: verifyBody,
     summary:
       "AI verification of the current deliverable (either party). One model call per revision; repeats return the stored verdict.",
     response: "{ approved, score, reasoning, missing, model, revision, verifiedAt }",

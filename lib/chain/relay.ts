@@ -1,4 +1,5 @@
 import { privateKeyToAccount } from "viem/accounts";
+import { z } from "zod";
 import { type ChainConfig, chainConfig } from "@/lib/chain/config";
 import { env } from "@/lib/env";
 
@@ -80,3 +81,14 @@ export function relayStatus(chainId?: number, config: ChainConfig = chainConfig(
         : {}),
   };
 }
+
+/** GET /api/relay/status's query (the route validates with it; the reference shows it). */
+export const relayStatusQuery = z.object({
+  chainId: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 53)
+    .optional()
+    .describe("The chain to ask about (default: this deployment's)"),
+});

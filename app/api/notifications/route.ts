@@ -1,16 +1,8 @@
-import { z } from "zod";
 import { requireUser } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
 import { listNotifications } from "@/lib/notify/inbox";
-import { pageQuery } from "@/lib/pagination";
-
-const query = pageQuery.extend({
-  unread: z
-    .enum(["true", "false", "1", "0"])
-    .optional()
-    .transform((v) => v === "true" || v === "1"),
-});
+import { notificationsQuery as query } from "@/lib/notify/schemas";
 
 // GET /api/notifications – the caller's inbox, newest first (cursor-paginated), and the unread count
 export const GET = route({ auth: requireUser, scope: "read", query }, async ({ user, query }) => {

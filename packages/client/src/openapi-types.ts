@@ -6485,6 +6485,7 @@ export interface operations {
     getRelayStatus: {
         parameters: {
             query?: {
+                /** @description The chain to ask about (default: this deployment's) */
                 chainId?: number;
             };
             header?: {

@@ -1,12 +1,9 @@
-import { z } from "zod";
-import { requireCronSecret } from "@/lib/cron";
+import { reconcileQuery as query, requireCronSecret } from "@/lib/cron";
 import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
 import { reconcile } from "@/lib/settle/reconcile";
 
 export const dynamic = "force-dynamic";
-
-const query = z.object({ settlement: z.uuid("must be a settlement id").optional() });
 
 // GET /api/cron/reconcile – finish settlements left pending or submitted (Vercel Cron style);
 // `?settlement=<id>` finishes just that one
