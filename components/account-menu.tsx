@@ -2,14 +2,15 @@
 
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useRef, useState } from "react";
 import { useSession } from "@/components/session-provider";
 import { dashboardPath, errorMessage, roleLabel } from "@/lib/client/api";
 import { shortAddress } from "@/lib/client/chain-info";
 
-// The header's navigation and account area: the signed-in user's pages (their dashboard
-// first, then inbox, wallet, payments, profile, API keys, webhooks, settings, and the API docs last), who is
-// signed in and in which role, a role switch (creator ↔ brand) and sign-out. Signed out: the
+// The header's navigation and account area: the signed-in user's everyday pages (their
+// dashboard first, then inbox, wallet, payments, and the API docs), an "Account" menu with
+// the account's own pages (profile, API keys, webhooks, settings), who is signed in and in
+// which role, a role switch (creator ↔ brand) and sign-out. Signed out: the
 // API docs and "Sign in". While the session is being restored it shows a placeholder rather than
 // flashing "Sign in".
 
@@ -19,6 +20,13 @@ export function AccountMenu({ inbox, docs }: { inbox: ReactNode; docs: ReactNode
   const pathname = usePathname();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // The account menu is a native disclosure (<details>): keyboard and screen readers get it
+  // for free. It closes when one of its pages is picked (the header stays mounted across
+  // client navigations) and on Escape.
+  const accountPages = useRef<HTMLDetailsElement>(null);
+  const closeAccountPages = () => {
+    if (accountPages.current) accountPages.current.open = false;
+  };
 
   if (status === "loading")
     return (
@@ -80,11 +88,31 @@ export function AccountMenu({ inbox, docs }: { inbox: ReactNode; docs: ReactNode
       {inbox}
       <Link href="/wallet">Wallet</Link>
       <Link href="/ledger">Payments</Link>
-      <Link href="/profile">Profile</Link>
-      <Link href="/settings/keys">API keys</Link>
-      <Link href="/settings/webhooks">Webhooks</Link>
-      <Link href="/settings">Settings</Link>
       {docs}
+      <details
+        className="account-pages"
+        ref={accountPages}
+        data-testid="account-pages"
+        onKeyDown={(e) => {
+          if (e.key === "Escape") closeAccountPages();
+        }}
+      >
+        <summary>Account</summary>
+        <div className="account-pages-panel">
+          <Link href="/profile" onClick={closeAccountPages}>
+            Profile
+          </Link>
+          <Link href="/settings/keys" onClick={closeAccountPages}>
+            API keys
+          </Link>
+          <Link href="/settings/webhooks" onClick={closeAccountPages}>
+            Webhooks
+          </Link>
+          <Link href="/settings" onClick={closeAccountPages}>
+            Settings
+          </Link>
+        </div>
+      </details>
       <div className="account-menu" data-testid="account-menu">
         <span className="small account-email" title={user.email} data-testid="account-email">
           {/* An account made by a wallet alone has a placeholder address: show the wallet. */}

@@ -66,8 +66,16 @@ test("register an endpoint, receive a signed event, see it in the log, resend it
 }) => {
   test.setTimeout(120_000);
   await signInOn(page, `brand-webhooks-${Date.now()}@example.test`, "Brand");
-  // Reached from the account menu, and from /settings (which links profile, keys, webhooks).
-  await expect(page.getByRole("link", { name: "Webhooks", exact: true })).toBeVisible();
+  // Reached from the header's Account menu, and from /settings (which links profile, keys,
+  // webhooks).
+  const accountPages = page.getByTestId("account-pages");
+  await accountPages.getByText("Account", { exact: true }).click();
+  await expect(accountPages.getByRole("link", { name: "Webhooks", exact: true })).toBeVisible();
+  await screenshots(page, "account-menu-open");
+  await accountPages.getByRole("link", { name: "API keys", exact: true }).click();
+  await expect(page).toHaveURL(/\/settings\/keys$/);
+  // Picking a page closes the menu.
+  await expect(accountPages.getByRole("link", { name: "Webhooks", exact: true })).toBeHidden();
   await page.goto("/settings");
   const settings = page.getByRole("main");
   for (const name of ["Profile", "API keys", "Webhooks"])
