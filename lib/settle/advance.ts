@@ -105,6 +105,20 @@ async function markFailed(db: Db, s: Settlement, error: string): Promise<never> 
   );
 }
 
+/**
+ * How long a request waits for a release's receipt: its budget on the chain
+ * (CHAIN_BUDGET_SECONDS), at most TX_RECEIPT_TIMEOUT_SECONDS. Past it, advanceSettlement
+ * throws stillPending and the request answers 202 (paymentStatus) for reconcile to finish.
+ */
+export function requestWaitMs(): number {
+  const e = env();
+  return Math.min(e.TX_RECEIPT_TIMEOUT_SECONDS, e.CHAIN_BUDGET_SECONDS) * 1000;
+}
+
+/** A paying route's status: 202 when its answer carries `poll` (sent, not yet confirmed). */
+export const paymentStatus = (answer: unknown): number =>
+  (answer as { poll?: string }).poll ? 202 : 200;
+
 /** Whether `err` says the payment was sent and is not confirmed yet (stillPending). */
 export function isStillPending(err: unknown): err is AppError {
   return (

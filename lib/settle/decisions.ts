@@ -16,11 +16,10 @@ import { now } from "@/lib/clock";
 import type { Caller } from "@/lib/deals/deals";
 import { getMilestone, type MilestoneDetailJson } from "@/lib/deals/milestones";
 import { type SettlementJson, settlementJson } from "@/lib/deals/serialize";
-import { env } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/events";
 import { scoreToBps } from "@/lib/money";
-import { advanceSettlement, isStillPending } from "@/lib/settle/advance";
+import { advanceSettlement, isStillPending, requestWaitMs } from "@/lib/settle/advance";
 import { changesRequested, sentBackForChanges } from "@/lib/settle/change-requests";
 import {
   type AppealJson,
@@ -241,10 +240,11 @@ async function payOnDecision(
   }
   // The receipt is waited for within the request's budget, as settle does: past it, the
   // answer is the settlement `submitted` (202) and reconcile finishes the payment.
-  const e = env();
-  const waitMs = Math.min(e.TX_RECEIPT_TIMEOUT_SECONDS, e.CHAIN_BUDGET_SECONDS) * 1000;
   try {
-    const paid = await advanceSettlement(db, settlementId, { leaseHeld: true, waitMs });
+    const paid = await advanceSettlement(db, settlementId, {
+      leaseHeld: true,
+      waitMs: requestWaitMs(),
+    });
     return {
       milestone: await getMilestone(db, caller, milestone.id),
       settlement: settlementJson(paid),

@@ -21,12 +21,16 @@ import {
   type VerdictJson,
   verdictJson,
 } from "@/lib/deals/serialize";
-import { env } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
 import { assignCreatorOnChain } from "@/lib/escrow/deals";
 import { recordEvent } from "@/lib/events/events";
 import { bpsToScore, payoutUnits, scoreToBps, unitsToDecimal } from "@/lib/money";
-import { advanceSettlement, isStillPending, leaseSeconds } from "@/lib/settle/advance";
+import {
+  advanceSettlement,
+  isStillPending,
+  leaseSeconds,
+  requestWaitMs,
+} from "@/lib/settle/advance";
 import { changesRequested, sentBackForChanges } from "@/lib/settle/change-requests";
 import { estimateRelease } from "@/lib/settle/payment";
 import { decisionVerdictJson, reviewWindow, verdictOfSettlement } from "@/lib/settle/review";
@@ -363,8 +367,7 @@ export async function settleMilestone(
   }
   // An approved milestone is never verified again: resume its settlement as recorded. The
   // receipt is waited for within the request's budget; past it, the answer is `submitted`.
-  const e = env();
-  const waitMs = Math.min(e.TX_RECEIPT_TIMEOUT_SECONDS, e.CHAIN_BUDGET_SECONDS) * 1000;
+  const waitMs = requestWaitMs();
   let paid: Settlement;
   try {
     paid = await advanceSettlement(db, settlement.id, {

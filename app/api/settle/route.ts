@@ -2,6 +2,7 @@ import { requireUser } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
 import { idempotentJson } from "@/lib/idempotency";
+import { paymentStatus } from "@/lib/settle/advance";
 import { settleBody } from "@/lib/settle/schemas";
 import { settleMilestone } from "@/lib/settle/settle";
 
@@ -12,13 +13,7 @@ export const POST = route(
     const db = await getDb();
     const key = { userId: user.id, route: "POST /api/settle", request: body };
     // 202 when the chain did not confirm the release within the budget (CHAIN_BUDGET_SECONDS).
-    return idempotentJson(
-      db,
-      req,
-      key,
-      () => settleMilestone(db, user, body),
-      (r) => ((r as { outcome?: string }).outcome === "submitted" ? 202 : 200),
-    );
+    return idempotentJson(db, req, key, () => settleMilestone(db, user, body), paymentStatus);
   },
 );
 

@@ -3,7 +3,8 @@ import { getDb } from "@/lib/db";
 import { idParams } from "@/lib/deals/schemas";
 import { methodNotAllowed, route } from "@/lib/http";
 import { idempotentJson } from "@/lib/idempotency";
-import { type DecideResult, decideMilestone } from "@/lib/settle/decisions";
+import { paymentStatus } from "@/lib/settle/advance";
+import { decideMilestone } from "@/lib/settle/decisions";
 import { decisionBody } from "@/lib/settle/schemas";
 
 // POST /api/milestones/:id/decision – the brand pays a revision at a score it chooses, or
@@ -15,13 +16,7 @@ export const POST = route(
     const input = { ...body, milestoneId: params.id };
     const key = { userId: user.id, route: "POST /api/milestones/:id/decision", request: input };
     // 202 when the chain did not confirm the release within the budget (CHAIN_BUDGET_SECONDS).
-    return idempotentJson(
-      db,
-      req,
-      key,
-      () => decideMilestone(db, user, input),
-      (r) => ((r as DecideResult).poll ? 202 : 200),
-    );
+    return idempotentJson(db, req, key, () => decideMilestone(db, user, input), paymentStatus);
   },
 );
 

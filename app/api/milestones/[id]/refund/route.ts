@@ -3,7 +3,8 @@ import { getDb } from "@/lib/db";
 import { idParams } from "@/lib/deals/schemas";
 import { methodNotAllowed, route } from "@/lib/http";
 import { idempotentJson } from "@/lib/idempotency";
-import { type DecideResult, refundOverdue } from "@/lib/settle/decisions";
+import { paymentStatus } from "@/lib/settle/advance";
+import { refundOverdue } from "@/lib/settle/decisions";
 import { refundMilestoneBody } from "@/lib/settle/schemas";
 
 // POST /api/milestones/:id/refund – the brand takes back a milestone that is past its due
@@ -15,13 +16,7 @@ export const POST = route(
     const input = { ...body, milestoneId: params.id };
     const key = { userId: user.id, route: "POST /api/milestones/:id/refund", request: input };
     // 202 when the chain did not confirm the release within the budget (CHAIN_BUDGET_SECONDS).
-    return idempotentJson(
-      db,
-      req,
-      key,
-      () => refundOverdue(db, user, input),
-      (r) => ((r as DecideResult).poll ? 202 : 200),
-    );
+    return idempotentJson(db, req, key, () => refundOverdue(db, user, input), paymentStatus);
   },
 );
 
