@@ -22,7 +22,7 @@ import {
 } from "@/lib/auth/email-link";
 import { identityConfig, usesDevIdentityProvider, verifyIdentityToken } from "@/lib/auth/identity";
 import { authSecret } from "@/lib/auth/secret";
-import { createSessionToken, sessionCookie } from "@/lib/auth/session";
+import { sessionCookie } from "@/lib/auth/session";
 import { type SignInResult, signIn } from "@/lib/auth/sign-in";
 import { issueSignInMessage, SIWE_PROVIDER_ID, signInWithEthereum } from "@/lib/auth/siwe-sign-in";
 import { getDb } from "@/lib/db";
@@ -137,7 +137,13 @@ function oidcProvider(client: OidcClient): OAuthConfig<Record<string, unknown>> 
   };
 }
 
-type Outcome = { result?: SignInResult; error?: unknown; link: { value?: LinkProblem } };
+type Outcome = {
+  result?: SignInResult;
+  /** Linking (a link intent's callback): the account the method was linked to. */
+  linked?: User;
+  error?: unknown;
+  link: { value?: LinkProblem };
+};
 
 type LinkIntent = { userId: string; sessionVersion: number; provider: string };
 
@@ -253,7 +259,7 @@ function authOptions(
         if (asking?.verificationRequest) return true;
         if (linkTo)
           try {
-            outcome.result = await linkMethod(db, linkTo, {
+            outcome.linked = await linkMethod(db, linkTo, {
               provider: account?.provider,
               user,
               account,
@@ -294,12 +300,15 @@ function authOptions(
   };
 }
 
-/** The callback's link step: the method's proven identity, linked to `to`. */
+/**
+ * The callback's link step: the method's proven identity, linked to `to` (whose session stays
+ * as it is: no new one is made). Returns the account as linking left it.
+ */
 async function linkMethod(
   db: Db,
   to: User,
   p: { provider?: string; user: { email?: string | null }; account: { id_token?: string } | null },
-): Promise<SignInResult> {
+): Promise<User> {
   let linked: { user: User };
   if (p.provider === EMAIL_PROVIDER_ID) {
     if (!p.user.email) throw new AppError("invalid_request", "The link names no e-mail.");
@@ -321,10 +330,7 @@ async function linkMethod(
   } else {
     throw new AppError("invalid_request", "This way of signing in cannot be linked here.");
   }
-  return {
-    user: linked.user,
-    session: await createSessionToken(linked.user.id, linked.user.sessionVersion),
-  };
+  return linked.user;
 }
 
 function cookiesOf(req: Request): Record<string, string> {
@@ -470,17 +476,12 @@ export async function handleWebAuth(req: Request, segments: string[]): Promise<R
   let startsLink: string | undefined;
   if (action === "signin" && body?.link === "1") {
     const user = await optionalUser(req).catch(() => null);
-    const code = !user
-      ? "link_needs_session"
-      : !LINKABLE.has(providerId ?? "")
-        ? "link_unsupported"
-        : null;
-    if (code || !user)
+    if (!user || !providerId || !LINKABLE.has(providerId))
       return Response.json(
-        { url: `/profile?link_error=${code ?? "link_needs_session"}` },
+        { url: `/profile?link_error=${user ? "link_unsupported" : "link_needs_session"}` },
         { headers: { "cache-control": "no-store" } },
       );
-    startsLink = await linkIntentCookie(user, providerId as string);
+    startsLink = await linkIntentCookie(user, providerId);
   }
   // A callback for the method a link intent names links (or is refused); a stale intent for
   // another method is ignored, and cleared below.
@@ -530,7 +531,7 @@ export async function handleWebAuth(req: Request, segments: string[]): Promise<R
   if (newNonce) headers.append("set-cookie", browserNonceCookie(newNonce));
   if (action === "callback" && linkTo) {
     headers.append("set-cookie", clearedLinkIntentCookie());
-    const code = outcome.result ? null : (outcome.link.value ?? errorCode(outcome.error));
+    const code = outcome.linked ? null : (outcome.link.value ?? errorCode(outcome.error));
     if (outcome.error && !(outcome.error instanceof AppError))
       log.error("linking a sign-in method failed", { err: outcome.error });
     headers.set(
