@@ -7,13 +7,6 @@ import {
 } from "zod-openapi";
 import type { ApiKeyScope } from "@/db/schema";
 import {
-  appealResponse,
-  changeRequestResponse,
-  dealDetailResponse,
-  dealEventPageResponse,
-  dealPageResponse,
-  dealResponse,
-  decisionResponse,
   deletedResponse,
   depositResponse,
   dripResponse,
@@ -24,10 +17,6 @@ import {
   handleResponse,
   healthResponse,
   markReadResponse,
-  messagePageResponse,
-  messageResponse,
-  messagesReadResponse,
-  milestoneDetailResponse,
   notificationPageResponse,
   oembedResponse,
   openApiDocumentResponse,
@@ -38,14 +27,12 @@ import {
   sandboxPostPageResponse,
   sandboxPostResponse,
   sessionResponse,
-  settleResponse,
   signedOutResponse,
   starterDealsResponse,
   testFundsResponse,
   unlockedResponse,
   unreadCountResponse,
   userResponse,
-  verdictResponse,
   walletNonceResponse,
   webhookDeliveryPageResponse,
   webhookDeliveryResponse,
@@ -72,6 +59,9 @@ import {
 import { chainInfoResponse } from "@/lib/chain/integrator-info";
 import { relayStatusQuery } from "@/lib/chain/relay";
 import { reconcileQuery } from "@/lib/cron";
+import { dealPageResponse } from "@/lib/deals/deals";
+import { messagePageResponse, messageResponse, messagesReadResponse } from "@/lib/deals/messages";
+import { milestoneDetailResponse } from "@/lib/deals/milestones";
 import {
   acceptBody,
   createDealBody,
@@ -88,6 +78,7 @@ import {
   milestonePatchBody,
   txHashBody,
 } from "@/lib/deals/schemas";
+import { dealResponse, verdictSchema } from "@/lib/deals/serialize";
 import {
   changesBody,
   draftBody,
@@ -96,6 +87,7 @@ import {
   draftResponse,
   draftUploadBody,
 } from "@/lib/drafts/schemas";
+import { dealEventPageResponse } from "@/lib/events/events";
 import { eventListQuery, eventPageResponse } from "@/lib/events/objects";
 import { healthQuery } from "@/lib/health";
 import type { RouteAccess } from "@/lib/http";
@@ -105,6 +97,9 @@ import { markReadBody, notificationsQuery } from "@/lib/notify/schemas";
 import { pageQuery } from "@/lib/pagination";
 import { deleteHandleQuery, putHandleBody } from "@/lib/profile/handles";
 import { verifyHandleBody } from "@/lib/profile/verify-handle";
+import { changeRequestResponse } from "@/lib/settle/change-requests";
+import { appealResponse, decisionResponse } from "@/lib/settle/decisions";
+import { dealDetailResponse } from "@/lib/settle/review";
 import {
   appealBody,
   decisionBody,
@@ -112,6 +107,7 @@ import {
   requestChangesBody,
   settleBody,
 } from "@/lib/settle/schemas";
+import { settleResponse } from "@/lib/settle/settle";
 import { oembedQuery, publishBody } from "@/lib/social/posts";
 import { profilePatchBody } from "@/lib/users/profile";
 import { evidenceQuery } from "@/lib/verify/evidence/read";
@@ -606,7 +602,7 @@ export const endpoints: Endpoint[] = [
     summary:
       "AI verification of the current deliverable (either party). One model call per revision; repeats return the stored verdict.",
     response: "{ approved, score, reasoning, missing, model, revision, verifiedAt }",
-    responseSchema: verdictResponse,
+    responseSchema: verdictSchema,
     errors: [
       "404 not_found",
       "409 no_deliverable | invalid_state | changes_requested (the brand sent this revision back)",

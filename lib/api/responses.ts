@@ -9,35 +9,29 @@ import {
   settlementVias,
   txStatuses,
 } from "@/db/schema";
+import {
+  address,
+  decimal,
+  hex32,
+  iso,
+  metadataJson,
+  nextCursor,
+  score,
+  units,
+} from "@/lib/api/fields";
 import type { UserJson } from "@/lib/auth/users";
 import type { WalletNonceJson } from "@/lib/auth/wallet";
 import type { DripResult } from "@/lib/chain/faucet";
 import type { RelayStatus } from "@/lib/chain/relay";
 import type { Reputation } from "@/lib/chain/reputation";
 import type { TestFundsResult } from "@/lib/chain/test-funds";
-import type { DealPage } from "@/lib/deals/deals";
-import type { MessageJson, MessagePage } from "@/lib/deals/messages";
-import type { MilestoneDetailJson } from "@/lib/deals/milestones";
-import type {
-  ChangeRequestJson,
-  DealJson,
-  DeliverableJson,
-  EscrowJson,
-  MilestoneJson,
-  SettlementJson,
-  VerdictJson,
-} from "@/lib/deals/serialize";
+import { dealSchema } from "@/lib/deals/serialize";
 import type { FundingTermsJson } from "@/lib/escrow/deals";
 import type { DepositJson } from "@/lib/escrow/deposit";
-import type { DealEventJson } from "@/lib/events/events";
 import type { Health } from "@/lib/health";
 import type { NotificationJson } from "@/lib/notify/inbox";
 import type { HandleJson } from "@/lib/profile/handles";
-import type { RequestChangesResult } from "@/lib/settle/change-requests";
-import type { DecideResult } from "@/lib/settle/decisions";
 import type { ReconcileReport } from "@/lib/settle/reconcile";
-import type { AppealJson, DealDetailJson, DecisionJson, ReviewJson } from "@/lib/settle/review";
-import type { SettleResult } from "@/lib/settle/settle";
 import type { SandboxPostJson } from "@/lib/social/posts";
 import type { ProfileJson } from "@/lib/users/profile";
 import type { EvidenceJson } from "@/lib/verify/evidence/read";
@@ -49,18 +43,6 @@ import type { WebhookDeliveryJson, WebhookEndpointJson } from "@/lib/webhooks/en
 // The JSON itself is built in lib/deals/serialize.ts, lib/settle/review.ts and
 // lib/events/events.ts; the type checks at the end of this file keep each schema's
 // inferred type assignable to the TypeScript type the code produces.
-
-const iso = z.iso.datetime();
-const decimal = z
-  .string()
-  .regex(/^\d+\.\d{6}$/)
-  .describe("USDC, a decimal string with 6 places");
-const score = z.number().min(0).max(1);
-
-/** `metadata` as returned (lib/metadata.ts). */
-export const metadataJson = z
-  .record(z.string(), z.string())
-  .describe("Your own key-value pairs (up to 20)");
 
 export const errorEnvelopeSchema = z
   .object({
@@ -76,344 +58,7 @@ export const errorEnvelopeSchema = z
   })
   .meta({ id: "Error", description: "The contract's error envelope" });
 
-export const requirementsJsonSchema = z
-  .object({
-    hashtags: z.array(z.string()),
-    mentions: z.array(z.string()),
-    links: z.array(z.string()),
-    criteria: z.array(z.string()),
-  })
-  .meta({ id: "Requirements" });
-
-export const deliverableSchema = z
-  .object({
-    url: z.string(),
-    text: z.string(),
-    note: z.string(),
-    revision: z.number().int().positive(),
-    submittedAt: iso,
-  })
-  .meta({ id: "Deliverable" });
-
-export const verdictSchema = z
-  .object({
-    approved: z.boolean(),
-    score,
-    reasoning: z.string(),
-    missing: z.array(z.string()),
-    model: z.string(),
-    verifier: z
-      .string()
-      .describe(
-        'Who judged: "Rule check", "AI review (model)", "Panel of N models", "Brand decision"',
-      ),
-    deductions: z
-      .array(
-        z.object({
-          points: z.number().min(0).max(1).describe("The share taken off the score (0.1 = 10 %)"),
-          reason: z.string(),
-        }),
-      )
-      .describe("What took the score below 100 %, one line each"),
-    confidence: z
-      .number()
-      .min(0)
-      .max(1)
-      .describe("How sure the verifier is; below the auto-settle threshold the brand decides"),
-    revision: z.number().int().positive(),
-    verifiedAt: iso,
-  })
-  .meta({ id: "Verdict" });
-
-export const settlementSchema = z
-  .object({
-    id: z.uuid(),
-    milestoneId: z.uuid(),
-    via: z.enum(settlementVias),
-    chainId: z.number().int(),
-    amount: decimal.describe("Paid to the creator by the escrow release"),
-    refund: decimal.describe(
-      "The rest of the milestone, returned to the brand by the same release",
-    ),
-    verdictHash: z.string().nullable().describe("The verdict (or decision) record's hash on-chain"),
-    scoreUsed: score,
-    recipient: z.string(),
-    txHash: z.string().nullable(),
-    status: z.enum(txStatuses),
-    explorerUrl: z.string().nullable(),
-    reputationTxHash: z.string().nullable(),
-    inFlight: z.boolean().describe("A settle call or reconcile is advancing the payment right now"),
-    error: z.string().nullable().describe("Why the last attempt failed (a failed settlement)"),
-    createdAt: iso,
-    updatedAt: iso,
-  })
-  .meta({ id: "Settlement" });
-
-export const escrowSchema = z
-  .object({
-    funded: z.boolean(),
-    budget: decimal,
-    locked: decimal.describe("Still held by the escrow"),
-    released: decimal.describe("Paid to the creator"),
-    refunded: decimal.describe("Returned to the brand"),
-    deadline: iso,
-    refundableAt: iso.describe("After this instant unreleased milestones are refundable"),
-    chainId: z.number().int().nullable(),
-    address: z.string().nullable(),
-    brandWallet: z.string().nullable(),
-    refundTo: z.string().nullable(),
-    creatorWallet: z.string().nullable(),
-    creatorAssigned: z.boolean(),
-    fundingTxHash: z.string().nullable(),
-    fundingExplorerUrl: z.string().nullable(),
-  })
-  .meta({ id: "Escrow" });
-
-export const changeRequestSchema = z
-  .object({
-    id: z.uuid(),
-    revision: z
-      .number()
-      .int()
-      .positive()
-      .describe("The revision sent back; the creator's next submission is the next one"),
-    message: z.string().describe("What the brand asks to change (plain text)"),
-    requestedAt: iso,
-  })
-  .meta({ id: "ChangeRequest" });
-
-export const milestoneSchema = z
-  .object({
-    id: z.uuid(),
-    dealId: z.uuid(),
-    title: z.string(),
-    amount: z.number().describe("USDC"),
-    requirements: requirementsJsonSchema,
-    dueAt: iso.nullable(),
-    status: z.enum(milestoneStatuses),
-    deliverable: deliverableSchema.nullable().describe("The current revision's deliverable"),
-    verdict: verdictSchema.nullable().describe("The verdict on the current revision"),
-    settlement: settlementSchema.nullable(),
-    changeRequest: changeRequestSchema
-      .nullable()
-      .describe(
-        "Set while the milestone is pending because the brand asked for changes to its last submission (its deliverable is that revision; its verdict is null)",
-      ),
-    refundTxHash: z.string().nullable(),
-    metadata: metadataJson,
-  })
-  .meta({ id: "Milestone" });
-
-export const appealSchema = z
-  .object({
-    id: z.uuid(),
-    revision: z.number().int().positive(),
-    reason: z.string(),
-    status: z.enum(["open", "decided"]),
-    createdAt: iso,
-    decidedAt: iso.nullable(),
-  })
-  .meta({ id: "Appeal" });
-
-export const decisionSchema = z
-  .object({
-    id: z.uuid(),
-    revision: z
-      .number()
-      .int()
-      .nonnegative()
-      .describe("0: the refund of an overdue milestone with nothing delivered"),
-    approved: z.boolean(),
-    score,
-    reason: z.string(),
-    decidedBy: z.object({ id: z.uuid(), name: z.string() }),
-    appealId: z.uuid().nullable(),
-    recordHash: z.string().describe("keccak256 of the canonical decision record"),
-    decidedAt: iso,
-  })
-  .meta({ id: "Decision" });
-
-export const reviewSchema = z
-  .object({
-    windowEndsAt: iso.nullable().describe("When the brand's review window ends (null: none)"),
-    creatorMaySettle: z.boolean(),
-    overdue: z.boolean(),
-    appeal: appealSchema.nullable(),
-    decision: decisionSchema.nullable(),
-  })
-  .meta({ id: "Review" });
-
-export const milestoneWithReviewSchema = milestoneSchema
-  .extend({ review: reviewSchema })
-  .meta({ id: "MilestoneWithReview" });
-
-export const milestoneDetailSchema = milestoneWithReviewSchema
-  .extend({
-    dealTitle: z.string(),
-    history: z.object({
-      deliverables: z.array(deliverableSchema),
-      verdicts: z.array(verdictSchema),
-      changeRequests: z.array(changeRequestSchema).describe("Every revision sent back for changes"),
-    }),
-  })
-  .meta({ id: "MilestoneDetail" });
-
-const partyBase = z.object({
-  id: z.uuid(),
-  name: z.string().describe("The display name, else the e-mail"),
-  email: z.string().describe("Deprecated: kept for older clients"),
-});
-
-export const dealSchema = z
-  .object({
-    id: z.uuid(),
-    brandId: z.uuid(),
-    creatorId: z.uuid().nullable(),
-    title: z.string(),
-    description: z.string(),
-    platform: z.string(),
-    budget: z.number().describe("USDC"),
-    status: z.enum(dealStatuses),
-    minScore: score,
-    autoSettleConfidence: z
-      .number()
-      .min(0.5)
-      .max(1)
-      .describe(
-        "The confidence a verdict needs to settle on its own; below it POST /api/settle answers 409 needs_decision and the brand decides",
-      ),
-    termsVersion: z
-      .number()
-      .int()
-      .describe("Goes up with each edit of the terms; pass it to accept to take this version"),
-    disclosure: z
-      .object({
-        required: z
-          .boolean()
-          .describe(
-            "Every post must carry #ad, #sponsored or #paidpartnership within its first 125 characters, or the platform's paid-partnership label",
-          ),
-        reason: z
-          .string()
-          .nullable()
-          .describe("Why the brand turned the rule off; null while it is on"),
-      })
-      .describe("The deal's FTC disclosure rule: on by default, off only with a reason"),
-    inviteEmail: z.string().nullable(),
-    paid: decimal.describe("Paid out so far (confirmed settlements)"),
-    escrow: escrowSchema,
-    brand: partyBase.nullable(),
-    creator: partyBase.extend({ walletAddress: z.string().nullable() }).nullable(),
-    metadata: metadataJson,
-    createdAt: iso,
-    milestones: z.array(milestoneSchema),
-  })
-  .meta({ id: "Deal" });
-
-export const dealDetailSchema = dealSchema
-  .extend({
-    reviewWindowSeconds: z.number().int().nonnegative(),
-    milestones: z.array(milestoneWithReviewSchema),
-  })
-  .meta({ id: "DealDetail" });
-
-export const dealEventSchema = z
-  .object({
-    id: z.uuid(),
-    type: z.enum(dealEventTypes),
-    dealId: z.uuid(),
-    milestoneId: z.uuid().nullable(),
-    actor: z.object({ id: z.uuid() }).nullable(),
-    data: z.record(z.string(), z.unknown()),
-    createdAt: iso,
-  })
-  .meta({ id: "DealEvent" });
-
-// ── Response bodies ───────────────────────────────────────────────────────────────────
-
-const nextCursor = z.string().nullable().describe("Pass as ?cursor= for the next page");
-
-export const dealPageResponse = z.object({ deals: z.array(dealSchema), nextCursor });
-export const dealResponse = z.object({ deal: dealSchema });
-export const dealDetailResponse = z.object({ deal: dealDetailSchema });
-export const milestoneDetailResponse = z.object({ milestone: milestoneDetailSchema });
-export const verdictResponse = verdictSchema;
-export const settleResponse = z.discriminatedUnion("outcome", [
-  z.object({
-    outcome: z.literal("paid"),
-    milestone: milestoneDetailSchema,
-    verdict: verdictSchema,
-    settlement: settlementSchema,
-  }),
-  z.object({
-    outcome: z.literal("rejected"),
-    milestone: milestoneDetailSchema,
-    verdict: verdictSchema,
-  }),
-  z.object({
-    outcome: z
-      .literal("submitted")
-      .describe("202: the release is sent, the chain has not confirmed it within the budget"),
-    milestone: milestoneDetailSchema,
-    verdict: verdictSchema,
-    settlement: settlementSchema,
-    poll: z.string().describe("The milestone's URL: its settlement turns confirmed"),
-  }),
-]);
-export const decisionResponse = z.object({
-  milestone: milestoneDetailSchema,
-  settlement: settlementSchema.nullable(),
-  poll: z
-    .string()
-    .optional()
-    .describe(
-      "202 only: the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS; the milestone's URL, whose settlement turns confirmed",
-    ),
-});
-export const appealResponse = z.object({ appeal: appealSchema, milestone: milestoneDetailSchema });
-export const changeRequestResponse = z.object({
-  changeRequest: changeRequestSchema,
-  milestone: milestoneDetailSchema,
-});
-export const dealEventPageResponse = z.object({ events: z.array(dealEventSchema), nextCursor });
-
-export const messageSchema = z
-  .object({
-    id: z.uuid(),
-    dealId: z.uuid(),
-    author: z.object({ id: z.uuid(), role: z.enum(["brand", "creator"]) }),
-    body: z.string().describe("Plain text, as sent: render it as text, never as HTML"),
-    attachment: z
-      .object({
-        url: z.string().describe("GET it with the same credentials (the deal's parties only)"),
-        contentType: z.string(),
-        kind: z.enum(["image", "video"]),
-        size: z.number().int().nonnegative(),
-        name: z.string().nullable(),
-      })
-      .nullable(),
-    createdAt: iso,
-  })
-  .meta({ id: "Message" });
-export const messagePageResponse = z.object({
-  messages: z.array(messageSchema).describe("Newest first"),
-  nextCursor,
-  unreadCount: z
-    .number()
-    .int()
-    .nonnegative()
-    .describe("The other party's messages the caller has not marked read"),
-});
-export const messageResponse = z.object({ message: messageSchema });
-export const messagesReadResponse = z.object({ unreadCount: z.number().int().nonnegative() });
-
 // ── Escrow ────────────────────────────────────────────────────────────────────────────
-
-// Typed as viem's `0x${string}` (the code's types), checked by the exact pattern.
-type Hex = `0x${string}`;
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<Hex>;
-const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/) as unknown as z.ZodType<Hex>;
-const units = z.string().regex(/^\d+$/).describe("USDC base units (6 decimals)");
 
 export const depositSchema = z
   .object({
@@ -828,25 +473,6 @@ export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
 type Assignable<A extends B, B> = A;
 export type SchemaChecks = [
-  Assignable<z.infer<typeof deliverableSchema>, DeliverableJson>,
-  Assignable<z.infer<typeof verdictSchema>, VerdictJson>,
-  Assignable<z.infer<typeof settlementSchema>, SettlementJson>,
-  Assignable<z.infer<typeof escrowSchema>, EscrowJson>,
-  Assignable<z.infer<typeof milestoneSchema>, MilestoneJson>,
-  Assignable<z.infer<typeof appealSchema>, AppealJson>,
-  Assignable<z.infer<typeof changeRequestSchema>, ChangeRequestJson>,
-  Assignable<z.infer<typeof messageSchema>, MessageJson>,
-  Assignable<z.infer<typeof messagePageResponse>, MessagePage>,
-  Assignable<z.infer<typeof changeRequestResponse>, RequestChangesResult>,
-  Assignable<z.infer<typeof decisionSchema>, DecisionJson>,
-  Assignable<z.infer<typeof reviewSchema>, ReviewJson>,
-  Assignable<z.infer<typeof milestoneDetailSchema>, MilestoneDetailJson>,
-  Assignable<z.infer<typeof dealSchema>, DealJson>,
-  Assignable<z.infer<typeof dealDetailSchema>, DealDetailJson>,
-  Assignable<z.infer<typeof dealEventSchema>, DealEventJson>,
-  Assignable<z.infer<typeof dealPageResponse>, DealPage>,
-  Assignable<z.infer<typeof settleResponse>, SettleResult>,
-  Assignable<z.infer<typeof decisionResponse>, DecideResult>,
   Assignable<
     z.infer<typeof fundingTermsSchema>,
     FundingTermsJson & { status: string; deposit: DepositJson | null }

@@ -15,8 +15,9 @@ import {
 } from "@/db/queries/deals";
 import { getUserById } from "@/db/queries/users";
 import type { Deal, ProfileType, User } from "@/db/schema";
+import { nextCursor } from "@/lib/api/fields";
 import type { CreateDealInput } from "@/lib/deals/schemas";
-import { type DealJson, dealJson } from "@/lib/deals/serialize";
+import { type DealJson, dealJson, dealSchema } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
 import { assignCreatorOnChain } from "@/lib/escrow/deals";
 import { recordEvent } from "@/lib/events/events";
@@ -128,7 +129,8 @@ export async function createDeal(
 }
 
 /** GET /api/deals answers this: one page and the cursor of the next (null at the end). */
-export type DealPage = { deals: DealJson[]; nextCursor: string | null };
+export const dealPageResponse = z.object({ deals: z.array(dealSchema), nextCursor });
+export type DealPage = z.infer<typeof dealPageResponse>;
 
 export type DealListOptions = {
   open?: boolean;

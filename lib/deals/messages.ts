@@ -12,6 +12,7 @@ import {
   markMessagesReadUpTo,
 } from "@/db/queries/messages";
 import type { Deal, DealMessage, MessageAttachment } from "@/db/schema";
+import { iso, nextCursor } from "@/lib/api/fields";
 import type { Caller } from "@/lib/deals/deals";
 import { messageBody } from "@/lib/deals/schemas";
 import { AppError, notFound } from "@/lib/errors";
@@ -37,34 +38,45 @@ export type MessageLimits = { perMinute: number; perHour: number };
 /** How many messages one person may send, across every deal and every app instance. */
 export const MESSAGE_LIMITS: MessageLimits = { perMinute: 20, perHour: 200 };
 
+export const messageAttachmentSchema = z.object({
+  url: z.string().describe("GET it with the same credentials (the deal's parties only)"),
+  contentType: z.string(),
+  kind: z.enum(["image", "video"]),
+  size: z.number().int().nonnegative(),
+  name: z.string().nullable(),
+});
 /** A message's file: fetched from `url` by the deal's two parties only. */
-export type MessageAttachmentJson = {
-  url: string;
-  contentType: string;
-  kind: "image" | "video";
-  size: number;
-  name: string | null;
-};
+export type MessageAttachmentJson = z.infer<typeof messageAttachmentSchema>;
 
-export type MessageJson = {
-  id: string;
-  dealId: string;
-  author: { id: string; role: "brand" | "creator" };
-  /** Plain text, as sent. */
-  body: string;
-  attachment: MessageAttachmentJson | null;
-  createdAt: string;
-};
+export const messageSchema = z
+  .object({
+    id: z.uuid(),
+    dealId: z.uuid(),
+    author: z.object({ id: z.uuid(), role: z.enum(["brand", "creator"]) }),
+    body: z.string().describe("Plain text, as sent: render it as text, never as HTML"),
+    attachment: messageAttachmentSchema.nullable(),
+    createdAt: iso,
+  })
+  .meta({ id: "Message" });
+export type MessageJson = z.infer<typeof messageSchema>;
+export const messageResponse = z.object({ message: messageSchema });
 
 /** A file sent with a message, as read from the request (lib/storage/form.ts). */
 export type MessageFile = { bytes: Uint8Array; type: string; name: string | null };
 
-export type MessagePage = {
-  messages: MessageJson[];
-  nextCursor: string | null;
-  /** The other party's messages the caller has not read yet. */
-  unreadCount: number;
-};
+const unreadCount = z
+  .number()
+  .int()
+  .nonnegative()
+  .describe("The other party's messages the caller has not marked read");
+export const messagePageResponse = z.object({
+  messages: z.array(messageSchema).describe("Newest first"),
+  nextCursor,
+  unreadCount,
+});
+export type MessagePage = z.infer<typeof messagePageResponse>;
+/** POST /api/deals/:id/messages/read answers the caller's unread count after the marker moved. */
+export const messagesReadResponse = z.object({ unreadCount: z.number().int().nonnegative() });
 
 const messageJson =
   (deal: Deal) =>
@@ -242,7 +254,7 @@ export async function markMessagesRead(
   caller: Caller,
   dealId: string,
   input: { upTo?: string },
-): Promise<{ unreadCount: number }> {
+): Promise<z.infer<typeof messagesReadResponse>> {
   await partyDeal(db, caller, dealId);
   const seq = input.upTo
     ? await findMessageSeq(db, dealId, input.upTo)

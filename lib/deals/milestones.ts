@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Db } from "@/db/client";
 import {
   findVisibleMilestone,
@@ -13,33 +14,35 @@ import type { Caller } from "@/lib/deals/deals";
 import { claimSubmittedPost } from "@/lib/deals/evidence-claims";
 import type { DeliverableInput } from "@/lib/deals/schemas";
 import {
-  type ChangeRequestJson,
   changeRequestJson,
-  type DeliverableJson,
+  changeRequestSchema,
   deliverableJson,
-  type MilestoneJson,
+  deliverableSchema,
   milestoneJson,
-  type VerdictJson,
   verdictJson,
+  verdictSchema,
 } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/events";
 import { assertMetadataSize, type Metadata } from "@/lib/metadata";
-import { type ReviewJson, reviewFrom } from "@/lib/settle/review";
+import { milestoneWithReviewSchema, reviewFrom } from "@/lib/settle/review";
 
 // Milestones: the creator submits deliverables (each a new revision); both parties read
 // the milestone with its whole history of deliverables and verdicts.
 
-export type MilestoneDetailJson = MilestoneJson & {
-  dealTitle: string;
-  review: ReviewJson;
-  history: {
-    deliverables: DeliverableJson[];
-    verdicts: VerdictJson[];
-    /** Every revision the brand sent back, with its message (oldest first). */
-    changeRequests: ChangeRequestJson[];
-  };
-};
+export const milestoneDetailSchema = milestoneWithReviewSchema
+  .extend({
+    dealTitle: z.string(),
+    history: z.object({
+      deliverables: z.array(deliverableSchema),
+      verdicts: z.array(verdictSchema),
+      changeRequests: z.array(changeRequestSchema).describe("Every revision sent back for changes"),
+    }),
+  })
+  .meta({ id: "MilestoneDetail" });
+export type MilestoneDetailJson = z.infer<typeof milestoneDetailSchema>;
+/** `{ milestone }`: a milestone's read, and what submitting or changing one answers. */
+export const milestoneDetailResponse = z.object({ milestone: milestoneDetailSchema });
 
 type MilestoneView = Awaited<ReturnType<typeof loadMilestoneView>>;
 

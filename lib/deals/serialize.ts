@@ -1,180 +1,235 @@
 import { getAddress } from "viem";
+import { z } from "zod";
 import type { DealDetails } from "@/db/queries/deals";
-import type {
-  ChangeRequest,
-  Deal,
-  Deliverable,
-  Milestone,
-  MilestoneStatus,
-  Requirements,
-  Settlement,
-  Verification,
+import {
+  type ChangeRequest,
+  type Deal,
+  type Deliverable,
+  dealStatuses,
+  type Milestone,
+  milestoneStatuses,
+  type Settlement,
+  settlementVias,
+  txStatuses,
+  type Verification,
 } from "@/db/schema";
+import { decimal, iso, metadataJson, score } from "@/lib/api/fields";
 import { explorerTxUrl } from "@/lib/chain/explorer";
 import { GRACE_PERIOD_SECONDS } from "@/lib/escrow/onchain";
 import { bpsToScore, unitsToDecimal, unitsToNumber } from "@/lib/money";
 import { verifierLabel } from "@/lib/verify/labels";
 
-// The JSON shapes of the contract. One place, so every endpoint answers alike.
+// The JSON shapes of the contract, as zod schemas: one definition per shape. The types the
+// serialisers below return are inferred from them (z.infer), the API reference documents
+// them (lib/openapi.ts) and test/api/responses.test.ts parses real answers with them, so the
+// code, the reference and the client's generated types cannot drift apart.
 
-export type DeliverableJson = {
-  url: string;
-  text: string;
-  note: string;
-  revision: number;
-  submittedAt: string;
-};
+export const requirementsJsonSchema = z
+  .object({
+    hashtags: z.array(z.string()),
+    mentions: z.array(z.string()),
+    links: z.array(z.string()),
+    criteria: z.array(z.string()),
+  })
+  .meta({ id: "Requirements" });
 
+export const deliverableSchema = z
+  .object({
+    url: z.string(),
+    text: z.string(),
+    note: z.string(),
+    revision: z.number().int().positive(),
+    submittedAt: iso,
+  })
+  .meta({ id: "Deliverable" });
+export type DeliverableJson = z.infer<typeof deliverableSchema>;
+
+const deductionSchema = z.object({
+  points: z.number().min(0).max(1).describe("The share taken off the score (0.1 = 10 %)"),
+  reason: z.string(),
+});
 /** One share taken off a verdict's score (0.1 = 10 %) and why. */
-export type DeductionJson = { points: number; reason: string };
+export type DeductionJson = z.infer<typeof deductionSchema>;
 
-export type VerdictJson = {
-  approved: boolean;
-  score: number;
-  reasoning: string;
-  missing: string[];
-  model: string;
-  /** Who judged, in words: "Rule check", "AI review (model)", "Panel of N models", "Brand decision". */
-  verifier: string;
-  /** What took the score below 100 %, one line each. */
-  deductions: DeductionJson[];
-  /** How sure the verifier is, 0–1; below the auto-settle threshold the brand decides. */
-  confidence: number;
-  revision: number;
-  verifiedAt: string;
-};
+export const verdictSchema = z
+  .object({
+    approved: z.boolean(),
+    score,
+    reasoning: z.string(),
+    missing: z.array(z.string()),
+    model: z.string(),
+    verifier: z
+      .string()
+      .describe(
+        'Who judged: "Rule check", "AI review (model)", "Panel of N models", "Brand decision"',
+      ),
+    deductions: z.array(deductionSchema).describe("What took the score below 100 %, one line each"),
+    confidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe("How sure the verifier is; below the auto-settle threshold the brand decides"),
+    revision: z.number().int().positive(),
+    verifiedAt: iso,
+  })
+  .meta({ id: "Verdict" });
+export type VerdictJson = z.infer<typeof verdictSchema>;
 
-export type SettlementJson = {
-  id: string;
-  milestoneId: string;
-  via: string;
-  chainId: number;
-  /** Paid to the creator by the escrow release. */
-  amount: string;
-  /** The rest of the milestone, returned to the brand by the same release. */
-  refund: string;
-  /** The verdict record's hash the release carried on-chain. */
-  verdictHash: string | null;
-  scoreUsed: number;
-  recipient: string;
-  txHash: string | null;
-  status: string;
-  explorerUrl: string | null;
-  reputationTxHash: string | null;
-  /**
-   * Someone (a settle call or reconcile) is advancing the payment right now. A `pending` or
-   * `submitted` settlement nobody is advancing is delayed: reconcile retries it, and
-   * settling again resumes it.
-   */
-  inFlight: boolean;
-  /** Why the last attempt failed (a `failed` settlement), else null. */
-  error: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
+/**
+ * `inFlight`: someone (a settle call or reconcile) is advancing the payment right now. A
+ * `pending` or `submitted` settlement nobody is advancing is delayed: reconcile retries it,
+ * and settling again resumes it.
+ */
+export const settlementSchema = z
+  .object({
+    id: z.uuid(),
+    milestoneId: z.uuid(),
+    via: z.enum(settlementVias),
+    chainId: z.number().int(),
+    amount: decimal.describe("Paid to the creator by the escrow release"),
+    refund: decimal.describe(
+      "The rest of the milestone, returned to the brand by the same release",
+    ),
+    verdictHash: z.string().nullable().describe("The verdict (or decision) record's hash on-chain"),
+    scoreUsed: score,
+    recipient: z.string(),
+    txHash: z.string().nullable(),
+    status: z.enum(txStatuses),
+    explorerUrl: z.string().nullable(),
+    reputationTxHash: z.string().nullable(),
+    inFlight: z.boolean().describe("A settle call or reconcile is advancing the payment right now"),
+    error: z.string().nullable().describe("Why the last attempt failed (a failed settlement)"),
+    createdAt: iso,
+    updatedAt: iso,
+  })
+  .meta({ id: "Settlement" });
+export type SettlementJson = z.infer<typeof settlementSchema>;
+
+/** `refundTo`: the refund address the brand named for a deposit that funded the deal, else the funding wallet. */
+export const escrowSchema = z
+  .object({
+    funded: z.boolean(),
+    budget: decimal,
+    locked: decimal.describe("Still held by the escrow"),
+    released: decimal.describe("Paid to the creator"),
+    refunded: decimal.describe("Returned to the brand"),
+    deadline: iso,
+    refundableAt: iso.describe("After this instant unreleased milestones are refundable"),
+    chainId: z.number().int().nullable(),
+    address: z.string().nullable(),
+    brandWallet: z.string().nullable(),
+    refundTo: z.string().nullable(),
+    creatorWallet: z.string().nullable(),
+    creatorAssigned: z.boolean(),
+    fundingTxHash: z.string().nullable(),
+    fundingExplorerUrl: z.string().nullable(),
+  })
+  .meta({ id: "Escrow" });
+/** The deal's money in the escrow (decimal strings, 6 places). */
+export type EscrowJson = z.infer<typeof escrowSchema>;
 
 /** The brand sent a submitted revision back to the creator with this message. */
-export type ChangeRequestJson = {
-  id: string;
-  /** The revision sent back; the creator's next submission is the next revision. */
-  revision: number;
-  message: string;
-  requestedAt: string;
-};
+export const changeRequestSchema = z
+  .object({
+    id: z.uuid(),
+    revision: z
+      .number()
+      .int()
+      .positive()
+      .describe("The revision sent back; the creator's next submission is the next one"),
+    message: z.string().describe("What the brand asks to change (plain text)"),
+    requestedAt: iso,
+  })
+  .meta({ id: "ChangeRequest" });
+export type ChangeRequestJson = z.infer<typeof changeRequestSchema>;
 
-export type MilestoneJson = {
-  id: string;
-  dealId: string;
-  title: string;
-  amount: number;
-  requirements: Requirements;
-  dueAt: string | null;
-  status: MilestoneStatus;
-  deliverable: DeliverableJson | null;
-  verdict: VerdictJson | null;
-  settlement: SettlementJson | null;
-  /**
-   * While the milestone is `pending` after the brand asked for changes: that request (its
-   * `deliverable` is the revision sent back). Null otherwise.
-   */
-  changeRequest: ChangeRequestJson | null;
-  /** The escrow refund of this milestone (cancelled or expired deal). */
-  refundTxHash: string | null;
-  metadata: Record<string, string>;
-};
+export const milestoneSchema = z
+  .object({
+    id: z.uuid(),
+    dealId: z.uuid(),
+    title: z.string(),
+    amount: z.number().describe("USDC"),
+    requirements: requirementsJsonSchema,
+    dueAt: iso.nullable(),
+    status: z.enum(milestoneStatuses),
+    deliverable: deliverableSchema.nullable().describe("The current revision's deliverable"),
+    verdict: verdictSchema.nullable().describe("The verdict on the current revision"),
+    settlement: settlementSchema.nullable(),
+    changeRequest: changeRequestSchema
+      .nullable()
+      .describe(
+        "Set while the milestone is pending because the brand asked for changes to its last submission (its deliverable is that revision; its verdict is null)",
+      ),
+    refundTxHash: z.string().nullable(),
+    metadata: metadataJson,
+  })
+  .meta({ id: "Milestone" });
+export type MilestoneJson = z.infer<typeof milestoneSchema>;
 
-type Party = DealDetails["parties"][number];
+const partyBase = z.object({
+  id: z.uuid(),
+  name: z.string().describe("The display name, else the e-mail"),
+  email: z.string().describe("Deprecated: kept for older clients"),
+});
 
-export type DealJson = {
-  id: string;
-  brandId: string;
-  creatorId: string | null;
-  title: string;
-  description: string;
-  platform: string;
-  budget: number;
-  status: string;
-  minScore: number;
-  /** The confidence a verdict needs to settle on its own (0.5–1); below it the brand decides. */
-  autoSettleConfidence: number;
-  /** Goes up with each edit of the terms; a creator takes the version they reviewed. */
-  termsVersion: number;
-  /**
-   * The FTC disclosure rule: `required` (every post carries #ad, #sponsored or
-   * #paidpartnership within its first 125 characters, or the platform's label), or off with
-   * the brand's `reason`.
-   */
-  disclosure: DisclosureJson;
-  inviteEmail: string | null;
-  /** USDC paid out so far (confirmed settlements), a decimal string. */
-  paid: string;
-  escrow: EscrowJson;
-  /**
-   * `name`: the organisation's display name (the e-mail until one is set), what a page
-   * shows. `email` is kept for older clients and will go.
-   */
-  brand: { id: string; name: string; email: string } | null;
-  creator: { id: string; name: string; email: string; walletAddress: string | null } | null;
-  metadata: Record<string, string>;
-  createdAt: string;
-  milestones: MilestoneJson[];
-};
+export const disclosureSchema = z
+  .object({
+    required: z
+      .boolean()
+      .describe(
+        "Every post must carry #ad, #sponsored or #paidpartnership within its first 125 characters, or the platform's paid-partnership label",
+      ),
+    reason: z
+      .string()
+      .nullable()
+      .describe("Why the brand turned the rule off; null while it is on"),
+  })
+  .describe("The deal's FTC disclosure rule: on by default, off only with a reason");
+export type DisclosureJson = z.infer<typeof disclosureSchema>;
 
-export type DisclosureJson = { required: boolean; reason: string | null };
+export const dealSchema = z
+  .object({
+    id: z.uuid(),
+    brandId: z.uuid(),
+    creatorId: z.uuid().nullable(),
+    title: z.string(),
+    description: z.string(),
+    platform: z.string(),
+    budget: z.number().describe("USDC"),
+    status: z.enum(dealStatuses),
+    minScore: score,
+    autoSettleConfidence: z
+      .number()
+      .min(0.5)
+      .max(1)
+      .describe(
+        "The confidence a verdict needs to settle on its own; below it POST /api/settle answers 409 needs_decision and the brand decides",
+      ),
+    termsVersion: z
+      .number()
+      .int()
+      .describe("Goes up with each edit of the terms; pass it to accept to take this version"),
+    disclosure: disclosureSchema,
+    inviteEmail: z.string().nullable(),
+    paid: decimal.describe("Paid out so far (confirmed settlements)"),
+    escrow: escrowSchema,
+    brand: partyBase.nullable(),
+    creator: partyBase.extend({ walletAddress: z.string().nullable() }).nullable(),
+    metadata: metadataJson,
+    createdAt: iso,
+    milestones: z.array(milestoneSchema),
+  })
+  .meta({ id: "Deal" });
+export type DealJson = z.infer<typeof dealSchema>;
+
+/** `{ deal }`: what creating, editing, taking, funding, cancelling and refunding a deal answer. */
+export const dealResponse = z.object({ deal: dealSchema });
 
 /** The deal's disclosure rule as the API shows it. */
 export const disclosureJson = (deal: Deal): DisclosureJson => ({
   required: deal.disclosureRequired,
   reason: deal.disclosureRequired ? null : deal.disclosureOffReason,
 });
-
-/** The deal's money in the escrow (decimal strings, 6 places). */
-export type EscrowJson = {
-  funded: boolean;
-  budget: string;
-  /** Still held by the escrow. */
-  locked: string;
-  /** Paid to the creator. */
-  released: string;
-  /** Returned to the brand (release remainders, cancel, expired milestones). */
-  refunded: string;
-  deadline: string;
-  /** After this instant unreleased milestones are refundable to the brand. */
-  refundableAt: string;
-  chainId: number | null;
-  address: string | null;
-  brandWallet: string | null;
-  /**
-   * Where the escrow sends what it does not release (remainders, refunds, cancels): the
-   * refund address the brand named for a deposit that funded the deal, else the funding wallet.
-   */
-  refundTo: string | null;
-  creatorWallet: string | null;
-  /** The creator's address is recorded on-chain (the brand can no longer cancel). */
-  creatorAssigned: boolean;
-  fundingTxHash: string | null;
-  fundingExplorerUrl: string | null;
-};
 
 export function escrowJson(
   deal: Deal,
@@ -311,6 +366,8 @@ export function milestoneJson(
     metadata: m.metadata,
   };
 }
+
+type Party = DealDetails["parties"][number];
 
 type Grouped = {
   milestones: Map<string, Milestone[]>;

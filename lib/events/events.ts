@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
 import { findVisibleDeal } from "@/db/queries/deals";
 import { insertEventWithFanOut, listDealEventsAfter, type NewDealEvent } from "@/db/queries/events";
-import type { DealEvent, DealEventType } from "@/db/schema";
+import { type DealEvent, dealEventTypes } from "@/db/schema";
+import { iso, nextCursor } from "@/lib/api/fields";
 import { notFound } from "@/lib/errors";
 import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@/lib/pagination";
 
@@ -24,15 +25,20 @@ export async function recordEvent(tx: DbOrTx, e: NewDealEvent): Promise<void> {
   await insertEventWithFanOut(tx, e);
 }
 
-export type DealEventJson = {
-  id: string;
-  type: DealEventType;
-  dealId: string;
-  milestoneId: string | null;
-  actor: { id: string } | null;
-  data: Record<string, unknown>;
-  createdAt: string;
-};
+export const dealEventSchema = z
+  .object({
+    id: z.uuid(),
+    type: z.enum(dealEventTypes),
+    dealId: z.uuid(),
+    milestoneId: z.uuid().nullable(),
+    actor: z.object({ id: z.uuid() }).nullable(),
+    data: z.record(z.string(), z.unknown()),
+    createdAt: iso,
+  })
+  .meta({ id: "DealEvent" });
+export type DealEventJson = z.infer<typeof dealEventSchema>;
+/** GET /api/deals/:id/events: the deal's activity log, a page at a time. */
+export const dealEventPageResponse = z.object({ events: z.array(dealEventSchema), nextCursor });
 
 const eventJson = (e: DealEvent): DealEventJson => ({
   id: e.id,

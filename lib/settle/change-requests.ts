@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Db } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
 import {
@@ -9,8 +10,8 @@ import { findVisibleMilestone } from "@/db/queries/deals";
 import { findMilestoneSettlement, lockMilestone } from "@/db/queries/decisions";
 import type { ChangeRequest, Milestone } from "@/db/schema";
 import type { Caller } from "@/lib/deals/deals";
-import { getMilestone, type MilestoneDetailJson } from "@/lib/deals/milestones";
-import { type ChangeRequestJson, changeRequestJson, settlementJson } from "@/lib/deals/serialize";
+import { getMilestone, milestoneDetailSchema } from "@/lib/deals/milestones";
+import { changeRequestJson, changeRequestSchema, settlementJson } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/events";
 
@@ -26,10 +27,11 @@ import { recordEvent } from "@/lib/events/events";
 // nothing. A request that committed first wins over a settle still verifying: its claim then
 // finds the revision sent back and answers 409 changes_requested, having moved nothing.
 
-export type RequestChangesResult = {
-  changeRequest: ChangeRequestJson;
-  milestone: MilestoneDetailJson;
-};
+export const changeRequestResponse = z.object({
+  changeRequest: changeRequestSchema,
+  milestone: milestoneDetailSchema,
+});
+export type RequestChangesResult = z.infer<typeof changeRequestResponse>;
 
 /** 409 for anything that would settle, verify or decide a revision the brand sent back. */
 export function changesRequested(m: Pick<Milestone, "revision">): AppError {

@@ -1,4 +1,5 @@
 import { type Hex, keccak256, toBytes } from "viem";
+import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
 import { findVisibleMilestone } from "@/db/queries/deals";
@@ -14,20 +15,14 @@ import {
 import type { Appeal, Deal, Milestone, SettlementVia } from "@/db/schema";
 import { now } from "@/lib/clock";
 import type { Caller } from "@/lib/deals/deals";
-import { getMilestone, type MilestoneDetailJson } from "@/lib/deals/milestones";
-import { type SettlementJson, settlementJson } from "@/lib/deals/serialize";
+import { getMilestone, milestoneDetailSchema } from "@/lib/deals/milestones";
+import { type SettlementJson, settlementJson, settlementSchema } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/events";
 import { scoreToBps } from "@/lib/money";
 import { advanceSettlement, isStillPending, requestWaitMs } from "@/lib/settle/advance";
 import { changesRequested, sentBackForChanges } from "@/lib/settle/change-requests";
-import {
-  type AppealJson,
-  appealFor,
-  appealJson,
-  decisionFor,
-  isOverdue,
-} from "@/lib/settle/review";
+import { appealFor, appealJson, appealSchema, decisionFor, isOverdue } from "@/lib/settle/review";
 import { claim, claimedMeanwhile } from "@/lib/settle/settle";
 import { canonicalJson } from "@/lib/verify/record";
 
@@ -46,15 +41,20 @@ export type DecideInput = {
   via: SettlementVia;
 };
 
-export type DecideResult = {
-  milestone: MilestoneDetailJson;
-  settlement: SettlementJson | null;
-  /**
-   * Only when the release was sent and the chain did not confirm it within the request's
-   * budget (CHAIN_BUDGET_SECONDS): the milestone's URL to poll; the route answers 202.
-   */
-  poll?: string;
-};
+export const decisionResponse = z.object({
+  milestone: milestoneDetailSchema,
+  settlement: settlementSchema.nullable(),
+  poll: z
+    .string()
+    .optional()
+    .describe(
+      "202 only: the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS; the milestone's URL, whose settlement turns confirmed",
+    ),
+});
+export type DecideResult = z.infer<typeof decisionResponse>;
+
+/** POST /api/milestones/:id/appeal answers the appeal and the milestone it is on. */
+export const appealResponse = z.object({ appeal: appealSchema, milestone: milestoneDetailSchema });
 
 /**
  * The decision record, canonically serialised like a verdict record (lib/verify/record.ts):
@@ -264,7 +264,7 @@ export async function appealMilestone(
   db: Db,
   caller: Caller,
   input: { milestoneId: string; reason: string },
-): Promise<{ appeal: AppealJson; milestone: MilestoneDetailJson }> {
+): Promise<z.infer<typeof appealResponse>> {
   const row = await findVisibleMilestone(db, caller, input.milestoneId);
   if (!row) throw notFound("Milestone");
   const { deal, milestone } = row;

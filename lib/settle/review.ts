@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
 import { listDealMilestones } from "@/db/queries/deals";
 import {
@@ -8,9 +9,16 @@ import {
   listReviewRows,
 } from "@/db/queries/reviews";
 import type { Appeal, Deal, Decision, Milestone, Settlement } from "@/db/schema";
+import { iso, score } from "@/lib/api/fields";
 import { now } from "@/lib/clock";
-import type { DealJson, MilestoneJson, VerdictJson } from "@/lib/deals/serialize";
-import { verdictJson } from "@/lib/deals/serialize";
+import {
+  type DealJson,
+  dealSchema,
+  type MilestoneJson,
+  milestoneSchema,
+  type VerdictJson,
+  verdictJson,
+} from "@/lib/deals/serialize";
 import { bpsToScore } from "@/lib/money";
 import { BRAND_DECISION } from "@/lib/verify/labels";
 
@@ -18,39 +26,67 @@ import { BRAND_DECISION } from "@/lib/verify/labels";
 // on a revision, and the review window after which the creator may settle on their own.
 // Reads only; the writes are in lib/settle/decisions.ts.
 
-export type AppealJson = {
-  id: string;
-  revision: number;
-  reason: string;
-  status: "open" | "decided";
-  createdAt: string;
-  decidedAt: string | null;
-};
+export const appealSchema = z
+  .object({
+    id: z.uuid(),
+    revision: z.number().int().positive(),
+    reason: z.string(),
+    status: z.enum(["open", "decided"]),
+    createdAt: iso,
+    decidedAt: iso.nullable(),
+  })
+  .meta({ id: "Appeal" });
+export type AppealJson = z.infer<typeof appealSchema>;
 
-export type DecisionJson = {
-  id: string;
-  revision: number;
-  approved: boolean;
-  score: number;
-  reason: string;
-  decidedBy: { id: string; name: string };
-  appealId: string | null;
-  /** The canonical decision record and its keccak256: what the escrow release carries. */
-  recordHash: string;
-  decidedAt: string;
-};
+export const decisionSchema = z
+  .object({
+    id: z.uuid(),
+    revision: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe("0: the refund of an overdue milestone with nothing delivered"),
+    approved: z.boolean(),
+    score,
+    reason: z.string(),
+    decidedBy: z.object({ id: z.uuid(), name: z.string() }),
+    appealId: z.uuid().nullable(),
+    recordHash: z.string().describe("keccak256 of the canonical decision record"),
+    decidedAt: iso,
+  })
+  .meta({ id: "Decision" });
+export type DecisionJson = z.infer<typeof decisionSchema>;
 
-/** Where a milestone stands with the people: for its current revision only. */
-export type ReviewJson = {
-  /** When the brand's review window after the current submission ends (null: none open). */
-  windowEndsAt: string | null;
-  /** The window has passed without a settlement or decision: the creator may settle. */
-  creatorMaySettle: boolean;
-  /** Past its due date with nothing submitted: the brand may take its money back. */
-  overdue: boolean;
-  appeal: AppealJson | null;
-  decision: DecisionJson | null;
-};
+/**
+ * Where a milestone stands with the people, for its current revision only. `creatorMaySettle`:
+ * the window has passed without a settlement or decision; `overdue`: past its due date with
+ * nothing submitted, the brand may take its money back.
+ */
+export const reviewSchema = z
+  .object({
+    windowEndsAt: iso.nullable().describe("When the brand's review window ends (null: none)"),
+    creatorMaySettle: z.boolean(),
+    overdue: z.boolean(),
+    appeal: appealSchema.nullable(),
+    decision: decisionSchema.nullable(),
+  })
+  .meta({ id: "Review" });
+export type ReviewJson = z.infer<typeof reviewSchema>;
+
+export const milestoneWithReviewSchema = milestoneSchema
+  .extend({ review: reviewSchema })
+  .meta({ id: "MilestoneWithReview" });
+export type MilestoneReviewJson = z.infer<typeof milestoneWithReviewSchema>;
+
+export const dealDetailSchema = dealSchema
+  .extend({
+    reviewWindowSeconds: z.number().int().nonnegative(),
+    milestones: z.array(milestoneWithReviewSchema),
+  })
+  .meta({ id: "DealDetail" });
+export type DealDetailJson = z.infer<typeof dealDetailSchema>;
+/** GET /api/deals/:id: the deal page's one read. */
+export const dealDetailResponse = z.object({ deal: dealDetailSchema });
 
 export const appealJson = (a: Appeal): AppealJson => ({
   id: a.id,
@@ -179,12 +215,6 @@ export function reviewFrom(
     decision: decided ? decisionJson(decided.decision, decided.name ?? "The brand") : null,
   };
 }
-
-export type MilestoneReviewJson = MilestoneJson & { review: ReviewJson };
-export type DealDetailJson = Omit<DealJson, "milestones"> & {
-  reviewWindowSeconds: number;
-  milestones: MilestoneReviewJson[];
-};
 
 /** A deal's JSON with each milestone's review state: the deal page's one read. */
 export async function withReviews(db: DbOrTx, deal: Deal, json: DealJson): Promise<DealDetailJson> {

@@ -1,4 +1,5 @@
 import { type Address, getAddress } from "viem";
+import { z } from "zod";
 import type { Db, Tx as DbTx } from "@/db/client";
 import {
   findMilestoneSettlement,
@@ -14,12 +15,19 @@ import { relayStatus } from "@/lib/chain/relay";
 import type { GasEstimate } from "@/lib/chain/sender";
 import type { Caller } from "@/lib/deals/deals";
 import { claimPaidPost, paidPostKeys } from "@/lib/deals/evidence-claims";
-import { getMilestone, type MilestoneDetailJson, milestoneDetailOf } from "@/lib/deals/milestones";
+import {
+  getMilestone,
+  type MilestoneDetailJson,
+  milestoneDetailOf,
+  milestoneDetailSchema,
+} from "@/lib/deals/milestones";
 import {
   type SettlementJson,
   settlementJson,
+  settlementSchema,
   type VerdictJson,
   verdictJson,
+  verdictSchema,
 } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
 import { assignCreatorOnChain } from "@/lib/escrow/deals";
@@ -45,26 +53,32 @@ import { ensureRecordHash, verdictForRevision } from "@/lib/verify/verify-milest
 
 export type SettleInput = { milestoneId: string; via: SettlementVia; minScore?: number };
 
-export type SettleResult =
-  | {
-      outcome: "paid";
-      milestone: MilestoneDetailJson;
-      verdict: VerdictJson;
-      settlement: SettlementJson;
-    }
-  | { outcome: "rejected"; milestone: MilestoneDetailJson; verdict: VerdictJson }
-  | {
-      /**
-       * The release is sent but the chain has not confirmed it within the request's budget
-       * (CHAIN_BUDGET_SECONDS): the route answers 202. Reconcile finishes it; `poll` is the
-       * milestone, whose settlement turns `confirmed` (the inbox, e-mail and webhooks say so).
-       */
-      outcome: "submitted";
-      milestone: MilestoneDetailJson;
-      verdict: VerdictJson;
-      settlement: SettlementJson;
-      poll: string;
-    };
+export const settleResponse = z.discriminatedUnion("outcome", [
+  z.object({
+    outcome: z.literal("paid"),
+    milestone: milestoneDetailSchema,
+    verdict: verdictSchema,
+    settlement: settlementSchema,
+  }),
+  z.object({
+    outcome: z.literal("rejected"),
+    milestone: milestoneDetailSchema,
+    verdict: verdictSchema,
+  }),
+  // The release is sent but the chain has not confirmed it within the request's budget
+  // (CHAIN_BUDGET_SECONDS): the route answers 202. Reconcile finishes it; `poll` is the
+  // milestone, whose settlement turns `confirmed` (the inbox, e-mail and webhooks say so).
+  z.object({
+    outcome: z
+      .literal("submitted")
+      .describe("202: the release is sent, the chain has not confirmed it within the budget"),
+    milestone: milestoneDetailSchema,
+    verdict: verdictSchema,
+    settlement: settlementSchema,
+    poll: z.string().describe("The milestone's URL: its settlement turns confirmed"),
+  }),
+]);
+export type SettleResult = z.infer<typeof settleResponse>;
 
 function alreadySettled(s: Settlement): AppError {
   return new AppError("already_settled", "This milestone has already been paid.", {

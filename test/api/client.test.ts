@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as keysRoute from "@/app/api/keys/route";
 import type { ApiKeyScope } from "@/db/schema";
 import {
-  dealDetailResponse,
-  dealPageResponse,
   notificationPageResponse,
-  settleResponse,
   webhookDeliveryPageResponse,
   webhookSecretResponse,
 } from "@/lib/api/responses";
+import { dealPageResponse } from "@/lib/deals/deals";
 import { resetEnvCache } from "@/lib/env";
+import { dealDetailResponse } from "@/lib/settle/review";
+import { settleResponse } from "@/lib/settle/settle";
 import { fundDeal } from "../helpers/fund-deal";
 import { call } from "../helpers/http";
 import { publishOnSandbox } from "../helpers/sandbox-platform";

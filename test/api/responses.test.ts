@@ -49,24 +49,18 @@ import * as webhookRoute from "@/app/api/webhooks/[id]/route";
 import * as webhooksRoute from "@/app/api/webhooks/route";
 import { getDb } from "@/db/client";
 import { milestones } from "@/db/schema";
-import {
-  type appealResponse,
-  type dealDetailResponse,
-  type dealEventPageResponse,
-  type dealPageResponse,
-  dealResponse,
-  type decisionResponse,
-  errorEnvelopeSchema,
-  type milestoneDetailResponse,
-  settleResponse,
-  starterDealsResponse,
-  type verdictResponse,
-} from "@/lib/api/responses";
+import { errorEnvelopeSchema, starterDealsResponse } from "@/lib/api/responses";
 import { chainConfig } from "@/lib/chain/config";
+import type { dealPageResponse } from "@/lib/deals/deals";
+import type { milestoneDetailResponse } from "@/lib/deals/milestones";
+import { dealResponse, type verdictSchema } from "@/lib/deals/serialize";
 import { resetEnvCache } from "@/lib/env";
 import { receiveAuthorizationTypedData } from "@/lib/escrow/onchain";
+import type { dealEventPageResponse } from "@/lib/events/events";
 import { endpoints, errorsOf } from "@/lib/openapi";
-import { settleMilestone } from "@/lib/settle/settle";
+import type { appealResponse, decisionResponse } from "@/lib/settle/decisions";
+import type { dealDetailResponse } from "@/lib/settle/review";
+import { settleMilestone, settleResponse } from "@/lib/settle/settle";
 import { devIdToken, uniqueEmail } from "../helpers/auth";
 import { brandWallet, fundDeal, fundingTermsOf } from "../helpers/fund-deal";
 import { type CallResult, call } from "../helpers/http";
@@ -174,7 +168,7 @@ describe("documented responses are the real ones", () => {
     expect(delivered.milestone.deliverable?.revision).toBe(1);
 
     const verdict = expectShape(
-      documented("POST", "/api/verify") as typeof verdictResponse,
+      documented("POST", "/api/verify") as typeof verdictSchema,
       await call(verifyRoute.POST, { token: brand.token, body: { milestoneId } }),
     );
     expect(verdict.revision).toBe(1);

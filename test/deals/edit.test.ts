@@ -13,8 +13,8 @@ import {
   updateDealFields,
 } from "@/db/queries/deals";
 import { type Deal, dealEvents, deals } from "@/db/schema";
-import { dealResponse } from "@/lib/api/responses";
 import { createApiKey } from "@/lib/auth/api-keys";
+import { dealResponse } from "@/lib/deals/serialize";
 import { escrowKey, readEscrowDeal, readEscrowMilestones } from "@/lib/escrow/chain";
 import { toSeconds } from "@/lib/escrow/deals";
 import { fundDeal, fundingTermsOf, linkFundingWallet, sendFunding } from "../helpers/fund-deal";
