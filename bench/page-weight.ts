@@ -163,7 +163,7 @@ function newestMtime(p: string): number {
 }
 
 /** Whether .next holds a production build at least as new as every source it came from. */
-function buildIsCurrent(nextDir: string): boolean {
+export function buildIsCurrent(nextDir: string): boolean {
   const id = path.join(nextDir, "BUILD_ID");
   if (!existsSync(id)) return false;
   const built = statSync(id).mtimeMs;

@@ -181,7 +181,8 @@ async function main() {
     await db.insert(deliverables).values({
       milestoneId: m!.id,
       revision: 1,
-      url: "https://x.com/bench/status/1",
+      // A post of its own: a post pays one milestone (lib/deals/evidence-claims).
+      url: `https://x.com/bench/status/${BigInt(`0x${randomUUID().replaceAll("-", "").slice(0, 15)}`)}`,
       text: "A real post #bench with enough words to look like one.",
       submittedBy: creator!.id,
     });

@@ -46,14 +46,44 @@ export function printRows(title: string, rows: Row[]): void {
     );
 }
 
-export async function benchEnvironment() {
+/** The PostgreSQL server the HTTP benchmarks need: BENCH_DATABASE_URL, else the local one. */
+export const postgresServer = () =>
+  process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+export async function benchEnvironment(
+  opts: {
+    /** A fresh database on this PostgreSQL server (default: BENCH_DATABASE_URL, else PGlite). */
+    postgres?: string;
+    /** anvil's seconds between blocks (the chain starts in automine all the same; see mining). */
+    blockTime?: number;
+  } = {},
+) {
   const { startAnvil } = await import("@/lib/chain/anvil");
   const { devAccountKey } = await import("@/lib/chain/dev-accounts");
   const { deployFundedContracts } = await import("@/lib/chain/deploy");
   const { createFreshDatabase } = await import("@/db/fresh");
-  const server = process.env.BENCH_DATABASE_URL;
+  const server = opts.postgres ?? process.env.BENCH_DATABASE_URL;
   const fresh = server ? await createFreshDatabase(server, "milestone_bench") : null;
-  const anvil = await startAnvil({ port: 0 });
+  const anvil = await startAnvil({ port: 0, blockTime: opts.blockTime });
+  const rpc = (method: string, params: unknown[]) =>
+    fetch(anvil.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    }).then(async (r) => {
+      const body = (await r.json()) as { error?: { message: string } };
+      if (body.error) throw new Error(`${method}: ${body.error.message}`);
+    });
+  /**
+   * The fixtures (deploy, fund, assign) are made in automine, then the chain goes back to
+   * `--block-time` for the measurement: evm_setIntervalMining is what --block-time sets.
+   */
+  const mining = {
+    automine: () => rpc("evm_setAutomine", [true]),
+    blocks: () =>
+      opts.blockTime ? rpc("evm_setIntervalMining", [opts.blockTime]) : Promise.resolve(),
+  };
+  if (opts.blockTime) await mining.automine();
   const treasuryKey = devAccountKey(0);
   const d = await deployFundedContracts({ rpcUrl: anvil.rpcUrl, treasuryKey, amount: 10n ** 15n });
   Object.assign(process.env, {
@@ -73,6 +103,9 @@ export async function benchEnvironment() {
   return {
     db,
     anvil,
+    mining,
+    /** The fresh PostgreSQL database, when there is one. */
+    database: fresh ? { url: fresh.url, name: fresh.name } : null,
     deployment: d,
     treasuryKey,
     driver: await dbDriver(),
@@ -113,4 +146,218 @@ export async function benchParties(env: BenchEnv) {
     .returning();
   if (!brand || !creator) throw new Error("no fixtures");
   return { brand, creator };
+}
+
+/**
+ * Funded, taken milestones with a stored approved verdict, as POST /api/settle finds them after
+ * POST /api/verify: each on a deal of its own, funded in the escrow by one brand wallet (devAccount
+ * 2, viem's nonce manager, so several can be made at once), the creator recorded on-chain. The
+ * figures measure the payment path (claim, release, receipt), not the verifier.
+ */
+export async function benchMilestones(env: BenchEnv) {
+  const { db, anvil, deployment: d, treasuryKey } = env;
+  const { devAccountKey } = await import("@/lib/chain/dev-accounts");
+  const { mintUsdc } = await import("@/lib/chain/deploy");
+  const { createWalletClient, http } = await import("viem");
+  const { privateKeyToAccount, nonceManager } = await import("viem/accounts");
+  const { milestoneEscrowAbi, mockUsdcAbi } = await import("@/contracts/artifacts");
+  const { dealRef } = await import("@/lib/escrow/onchain");
+  const { assignCreatorOnChain, syncFunding, toSeconds } = await import("@/lib/escrow/deals");
+  const { eq } = await import("drizzle-orm");
+  const { deals, milestones, deliverables, verifications } = await import("@/db/schema");
+  const { chainConfig } = await import("@/lib/chain/config");
+  const { pollReceipt } = await import("@/lib/chain/sender");
+  const { ensureRecordHash } = await import("@/lib/verify/verify-milestone");
+  const config = chainConfig();
+  const parties = await benchParties(env);
+  const { brand, creator } = parties;
+  const funder = createWalletClient({
+    account: privateKeyToAccount(devAccountKey(2), { nonceManager }),
+    chain: config.known.chain,
+    transport: http(anvil.rpcUrl),
+  });
+  await mintUsdc({
+    rpcUrl: anvil.rpcUrl,
+    ownerKey: treasuryKey,
+    usdc: d.usdc,
+    to: funder.account.address,
+    amount: 10n ** 15n,
+  });
+  await pollReceipt(
+    await funder.writeContract({
+      address: d.usdc,
+      abi: mockUsdcAbi,
+      functionName: "approve",
+      args: [d.escrow, 10n ** 30n],
+    }),
+    30_000,
+  );
+
+  async function one(): Promise<string> {
+    const [created] = await db
+      .insert(deals)
+      .values({ brandId: brand.id, title: `Bench deal ${randomUUID()}`, budgetUnits: 10_000_000n })
+      .returning();
+    if (!created) throw new Error("no deal");
+    const funded = await pollReceipt(
+      await funder.writeContract({
+        address: d.escrow,
+        abi: milestoneEscrowAbi,
+        functionName: "fund",
+        args: [
+          dealRef(created.id),
+          config.treasuryAddress as `0x${string}`,
+          toSeconds(created.deadlineAt),
+          [10_000_000n],
+        ],
+      }),
+      30_000,
+    );
+    if (funded?.status !== "success") throw new Error("bench deal's funding failed");
+    const [m] = await db
+      .insert(milestones)
+      .values({
+        dealId: created.id,
+        position: 0,
+        title: "Post",
+        amountUnits: 10_000_000n,
+        requirements: { hashtags: ["#bench"], mentions: [], links: [], criteria: [] },
+        status: "submitted",
+        revision: 1,
+      })
+      .returning();
+    if (!m) throw new Error("no milestone");
+    const check = await syncFunding(db, created, { funder: funder.account.address });
+    if (check.status !== "funded") throw new Error(`bench deal not funded: ${check.status}`);
+    const [taken] = await db
+      .update(deals)
+      .set({ creatorId: creator.id, creatorWallet: creator.walletAddress, status: "active" })
+      .where(eq(deals.id, created.id))
+      .returning();
+    if (!taken) throw new Error("not taken");
+    await assignCreatorOnChain(db, taken);
+    await db.insert(deliverables).values({
+      milestoneId: m.id,
+      revision: 1,
+      // A post of its own: a post pays one milestone (lib/deals/evidence-claims).
+      url: `https://x.com/bench/status/${BigInt(`0x${randomUUID().replaceAll("-", "").slice(0, 15)}`)}`,
+      text: "A real post #bench with enough words to look like one.",
+      submittedBy: creator.id,
+    });
+    // The verdict is stored up front, as after POST /api/verify (with its record hash, as
+    // verify stores it).
+    const [v] = await db
+      .insert(verifications)
+      .values({
+        milestoneId: m.id,
+        revision: 1,
+        approved: true,
+        scoreBps: 9000,
+        reasoning: "bench",
+        missing: [],
+        model: "bench",
+        latencyMs: 0,
+      })
+      .returning();
+    if (!v) throw new Error("no verification");
+    await ensureRecordHash(db, v);
+    return m.id;
+  }
+
+  return {
+    ...parties,
+    funder,
+    /** One milestone ready to settle. */
+    one,
+    /** `n` of them, made `concurrency` at a time. */
+    async many(n: number, concurrency = 8): Promise<string[]> {
+      const ids: string[] = [];
+      await pool(concurrency, n, async () => {
+        ids.push(await one());
+      });
+      return ids;
+    },
+  };
+}
+
+export type PoolResult = {
+  perSecond: number;
+  latencies: number[];
+  errors: number;
+  /** This process's CPU (all threads) per operation, ms. */
+  cpuMs: number;
+  elapsedMs: number;
+};
+
+/** `total` jobs run by `c` concurrent workers: ops/s, per-op latencies, errors. */
+export async function pool(
+  c: number,
+  total: number,
+  job: (i: number) => Promise<unknown>,
+): Promise<PoolResult> {
+  let next = 0;
+  let errors = 0;
+  const latencies: number[] = [];
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: Math.min(c, total) }, async () => {
+      for (let i = next++; i < total; i = next++) {
+        const t = performance.now();
+        try {
+          await job(i);
+        } catch (err) {
+          errors++;
+          if (errors <= 3) console.error(err);
+        }
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const used = process.cpuUsage(cpu);
+  const elapsedMs = performance.now() - start;
+  return {
+    perSecond: (total * 1000) / elapsedMs,
+    latencies,
+    errors,
+    cpuMs: (used.user + used.system) / 1000 / total,
+    elapsedMs,
+  };
+}
+
+/** Raw single ERC-20 transfers from one account, each waiting for its receipt. */
+export async function rawSender(env: BenchEnv) {
+  const { devAccountKey } = await import("@/lib/chain/dev-accounts");
+  const { mintUsdc } = await import("@/lib/chain/deploy");
+  const { createWalletClient, encodeFunctionData, http } = await import("viem");
+  const { privateKeyToAccount, generatePrivateKey, nonceManager } = await import("viem/accounts");
+  const { mockUsdcAbi } = await import("@/contracts/artifacts");
+  const { chainConfig } = await import("@/lib/chain/config");
+  const { pollReceipt } = await import("@/lib/chain/sender");
+  const account = privateKeyToAccount(devAccountKey(3), { nonceManager });
+  const wallet = createWalletClient({
+    account,
+    chain: chainConfig().known.chain,
+    transport: http(env.anvil.rpcUrl),
+  });
+  await mintUsdc({
+    rpcUrl: env.anvil.rpcUrl,
+    ownerKey: env.treasuryKey,
+    usdc: env.deployment.usdc,
+    to: account.address,
+    amount: 10n ** 15n,
+  });
+  return async function rawTransfer() {
+    const hash = await wallet.sendTransaction({
+      to: env.deployment.usdc,
+      data: encodeFunctionData({
+        abi: mockUsdcAbi,
+        functionName: "transfer",
+        args: [privateKeyToAccount(generatePrivateKey()).address, 1_000_000n],
+      }),
+    });
+    // The server's own receipt wait (lib/chain/sender pollReceipt), for a like-for-like wait.
+    const r = await pollReceipt(hash, 60_000);
+    if (r?.status !== "success") throw new Error("raw transfer failed");
+  };
 }

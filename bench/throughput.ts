@@ -4,13 +4,21 @@
 //                                escrow release, receipt) from c concurrent callers, each on
 //                                its own funded deal, vs. plain ERC-20 transfers sent with
 //                                viem from one account (viem's nonce manager) by c concurrent
-//                                senders, each waiting for its receipt. Errors are counted.
+//                                senders, each waiting for its receipt (the sender's own
+//                                receipt poll, as the settle does). Errors are counted.
 //   settle p50 at concurrency 1  one settle's latency vs one raw transfer's
 //   reputation drain             confirmed settlements recorded on the registry by the
 //                                reconcile routine afterwards (the queue), records/s
-import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { benchEnvironment, benchParties, median, printRows, type Row } from "./setup";
+import {
+  benchEnvironment,
+  benchMilestones,
+  median,
+  pool,
+  printRows,
+  type Row,
+  rawSender,
+} from "./setup";
 
 const LEVELS = [1, 5, 20];
 const PER_LEVEL: Record<number, number> = { 1: 10, 5: 30, 20: 60 };
@@ -39,169 +47,20 @@ async function startProfile(name: string): Promise<() => Promise<void>> {
 
 async function main() {
   const env = await benchEnvironment();
-  const { db, anvil, deployment: d, treasuryKey } = env;
-  const { devAccountKey } = await import("@/lib/chain/dev-accounts");
-  const { mintUsdc } = await import("@/lib/chain/deploy");
-  const { encodeFunctionData } = await import("viem");
-  const { privateKeyToAccount, generatePrivateKey, nonceManager } = await import("viem/accounts");
-  const { createWalletClient, http } = await import("viem");
-  const { milestoneEscrowAbi, mockUsdcAbi } = await import("@/contracts/artifacts");
-  const { dealRef } = await import("@/lib/escrow/onchain");
-  const { assignCreatorOnChain, syncFunding, toSeconds } = await import("@/lib/escrow/deals");
+  const { db } = env;
   const { and, eq, isNull, sql } = await import("drizzle-orm");
-  const { deals, milestones, deliverables, settlements, verifications } = await import(
-    "@/db/schema"
-  );
-  const { makeWalletClient } = await import("@/lib/chain/clients");
-  const { chainConfig, publicClient } = await import("@/lib/chain/config");
+  const { settlements } = await import("@/db/schema");
   const { settleMilestone } = await import("@/lib/settle/settle");
-  const { ensureRecordHash } = await import("@/lib/verify/verify-milestone");
   const { reconcile } = await import("@/lib/settle/reconcile");
-  const config = chainConfig();
 
   // The raw baseline: one account, viem's own nonce manager so concurrent sends do not
   // collide, a receipt awaited per transfer.
-  const rawAccount = privateKeyToAccount(devAccountKey(3), { nonceManager });
-  const raw = createWalletClient({
-    account: rawAccount,
-    chain: config.known.chain,
-    transport: http(anvil.rpcUrl),
-  });
-  const funder = makeWalletClient(
-    { chain: config.known.chain, rpcUrl: anvil.rpcUrl },
-    devAccountKey(2),
-  );
-  for (const to of [rawAccount.address, funder.account.address])
-    await mintUsdc({
-      rpcUrl: anvil.rpcUrl,
-      ownerKey: treasuryKey,
-      usdc: d.usdc,
-      to,
-      amount: 10n ** 15n,
-    });
-  await publicClient().waitForTransactionReceipt({
-    hash: await funder.writeContract({
-      address: d.usdc,
-      abi: mockUsdcAbi,
-      functionName: "approve",
-      args: [d.escrow, 10n ** 30n],
-    }),
-  });
-  const someone = () => privateKeyToAccount(generatePrivateKey()).address;
-  async function rawTransfer() {
-    const hash = await raw.sendTransaction({
-      to: d.usdc,
-      data: encodeFunctionData({
-        abi: mockUsdcAbi,
-        functionName: "transfer",
-        args: [someone(), 1_000_000n],
-      }),
-    });
-    const r = await publicClient().waitForTransactionReceipt({ hash, pollingInterval: 25 });
-    if (r.status !== "success") throw new Error("raw transfer reverted");
-  }
+  const rawTransfer = await rawSender(env);
 
-  const { brand, creator } = await benchParties(env);
+  const fixtures = await benchMilestones(env);
+  const { brand } = fixtures;
   /** A deal funded in the escrow, taken (creator recorded on-chain), with a deliverable. */
-  async function submittedMilestone(): Promise<string> {
-    const [created] = await db
-      .insert(deals)
-      .values({ brandId: brand.id, title: `Bench deal ${randomUUID()}`, budgetUnits: 10_000_000n })
-      .returning();
-    if (!created) throw new Error("no deal");
-    await publicClient().waitForTransactionReceipt({
-      hash: await funder.writeContract({
-        address: d.escrow,
-        abi: milestoneEscrowAbi,
-        functionName: "fund",
-        args: [
-          dealRef(created.id),
-          config.treasuryAddress as `0x${string}`,
-          toSeconds(created.deadlineAt),
-          [10_000_000n],
-        ],
-      }),
-    });
-    const [m] = await db
-      .insert(milestones)
-      .values({
-        dealId: created.id,
-        position: 0,
-        title: "Post",
-        amountUnits: 10_000_000n,
-        requirements: { hashtags: ["#bench"], mentions: [], links: [], criteria: [] },
-        status: "submitted",
-        revision: 1,
-      })
-      .returning();
-    if (!m) throw new Error("no milestone");
-    const check = await syncFunding(db, created, { funder: funder.account.address });
-    if (check.status !== "funded") throw new Error(`bench deal not funded: ${check.status}`);
-    const [taken] = await db
-      .update(deals)
-      .set({ creatorId: creator.id, creatorWallet: creator.walletAddress, status: "active" })
-      .where(eq(deals.id, created.id))
-      .returning();
-    if (!taken) throw new Error("not taken");
-    await assignCreatorOnChain(db, taken);
-    await db.insert(deliverables).values({
-      milestoneId: m.id,
-      revision: 1,
-      url: "https://x.com/bench/status/1",
-      text: "A real post #bench with enough words to look like one.",
-      submittedBy: creator.id,
-    });
-    // The verdict is stored up front, as after POST /api/verify (with its record hash, as
-    // verify stores it): the figure is the payment path (claim, release, receipt), not the
-    // verifier or the fetch of the post.
-    const [v] = await db
-      .insert(verifications)
-      .values({
-        milestoneId: m.id,
-        revision: 1,
-        approved: true,
-        scoreBps: 9000,
-        reasoning: "bench",
-        missing: [],
-        model: "bench",
-        latencyMs: 0,
-      })
-      .returning();
-    if (!v) throw new Error("no verification");
-    await ensureRecordHash(db, v);
-    return m.id;
-  }
-
-  /** `total` jobs run by `c` concurrent workers: ops/s, per-op latencies, errors. */
-  async function pool(c: number, total: number, job: (i: number) => Promise<unknown>) {
-    let next = 0;
-    let errors = 0;
-    const latencies: number[] = [];
-    const start = performance.now();
-    const cpu = process.cpuUsage();
-    await Promise.all(
-      Array.from({ length: c }, async () => {
-        for (let i = next++; i < total; i = next++) {
-          const t = performance.now();
-          try {
-            await job(i);
-          } catch (err) {
-            errors++;
-            if (errors <= 3) console.error(err);
-          }
-          latencies.push(performance.now() - t);
-        }
-      }),
-    );
-    const used = process.cpuUsage(cpu);
-    return {
-      perSecond: (total * 1000) / (performance.now() - start),
-      latencies,
-      errors,
-      /** This process's CPU (all threads) per operation, ms. */
-      cpuMs: (used.user + used.system) / 1000 / total,
-    };
-  }
+  const submittedMilestone = fixtures.one;
 
   // Warm both paths (connections, JIT) the same number of times.
   for (let k = 0; k < WARM; k++) {

@@ -108,6 +108,8 @@ export type Instance = {
   name: string;
   url: string;
   port: number;
+  /** The process id of the running `next start` (its server may run in a child of it). */
+  pid(): number | undefined;
   /** Everything it printed (for failure messages). */
   output(): string;
   /** SIGKILL, as a host ends an instance: nothing runs after it. */
@@ -171,6 +173,7 @@ export async function startInstance(
     name,
     url,
     port,
+    pid: () => child.pid,
     output: () => log,
     kill: async () => {
       const gone = exited();

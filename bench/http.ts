@@ -1,0 +1,590 @@
+// npm run bench -- http | blocktime | instances — settlement throughput over HTTP, as callers
+// see it: a production build (`next build` once into .data/next-bench, reused while it is newer
+// than the sources) started with `next start` on a fresh PostgreSQL database and a fresh anvil,
+// real POST /api/settle requests, against raw single ERC-20 transfers from one account (viem's
+// nonce manager, each waiting for its receipt as the server does) at the same concurrency, in
+// the same run.
+//
+//   http       automine; concurrency 1, 20, 100: settles/s, p50/p95, ratio to raw, and the CPU
+//              per settle of next-server (its process tree, /proc/<pid>/stat utime+stime),
+//              of the PostgreSQL backends serving it and of anvil
+//   blocktime  the same on anvil --block-time 2 (the fixtures are made in automine, then
+//              evm_setIntervalMining 2 as --block-time sets it), single settles, and bulk
+//              settles (POST /api/settle with milestoneIds) when the server accepts them
+//   instances  one `next start` against three behind the round-robin proxy of the
+//              multi-instance test (test/helpers/instances.ts), same database, same chain:
+//              settles/s, p95, each instance's database connections (pg_stat_activity by
+//              application_name), sessions waiting on a lock, and the machine's CPU
+//
+// Every section ends by running reconcile (the cron route) and checking that each milestone was
+// paid exactly once: Released events on the escrow against settled milestones and confirmed
+// settlement rows, and the creator's USDC balance. Needs PostgreSQL: BENCH_DATABASE_URL, else
+// postgres://postgres@127.0.0.1:5432/test. The machine's load average is printed beside each
+// figure (other work on the machine moves them).
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import {
+  type Instance,
+  nextBuild,
+  type RoundRobin,
+  roundRobin,
+  startInstance,
+} from "../test/helpers/instances";
+import { buildIsCurrent } from "./page-weight";
+import {
+  type BenchEnv,
+  benchEnvironment,
+  benchMilestones,
+  median,
+  type PoolResult,
+  percentile,
+  pool,
+  postgresServer,
+  printRows,
+  type Row,
+  rawSender,
+} from "./setup";
+
+/** The build's directory (relative to the project, as next.config's distDir wants it). */
+const DIST_DIR = ".data/next-bench";
+const DIST_PATH = path.resolve(import.meta.dirname, "..", DIST_DIR);
+const TICK_MS = 1000 / (Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString()) || 100);
+
+// ---- processes' CPU -----------------------------------------------------------------------
+
+/** [ppid, utime + stime in ms] of a process, or null when it is gone. */
+function procStat(pid: number): [number, number] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // After "pid (comm) ": state ppid … utime (14th field) stime (15th).
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return [Number(f[1]), (Number(f[11]) + Number(f[12])) * TICK_MS];
+  } catch {
+    return null;
+  }
+}
+
+/** A process and all its descendants (next start runs its server in a child on some versions). */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const s = procStat(Number(name));
+    if (s) children.set(s[0], [...(children.get(s[0]) ?? []), Number(name)]);
+  }
+  const out = [root];
+  for (let i = 0; i < out.length; i++) out.push(...(children.get(out[i] as number) ?? []));
+  return out;
+}
+
+/** CPU ms used so far by each of these processes. */
+function cpuOf(pids: Iterable<number>): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    const s = procStat(pid);
+    if (s) out.set(pid, s[1]);
+  }
+  return out;
+}
+
+/** CPU ms used between two readings (a process first seen in `after` counts whole). */
+function cpuSpent(before: Map<number, number>, after: Map<number, number>): number {
+  let ms = 0;
+  for (const [pid, t] of after) ms += t - (before.get(pid) ?? 0);
+  return ms;
+}
+
+/** The machine's busy and total CPU time so far (from /proc/stat), ms. */
+function machineCpu(): { busy: number; total: number } {
+  const f = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "")
+    .split(/\s+/)
+    .slice(1, 9)
+    .map(Number);
+  const total = f.reduce((a, b) => a + b, 0);
+  const idle = (f[3] ?? 0) + (f[4] ?? 0);
+  return { busy: (total - idle) * TICK_MS, total: total * TICK_MS };
+}
+
+const load = () => `load ${os.loadavg()[0]?.toFixed(2)}`;
+const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : "–");
+
+// ---- the world: database, chain, build, instances -----------------------------------------
+
+type World = Awaited<ReturnType<typeof startWorld>>;
+
+async function startWorld(opts: { blockTime?: number; instances: string[] }) {
+  // The bench signs the brand's session token with the servers' secret.
+  process.env.AUTH_SECRET = randomBytes(24).toString("hex");
+  process.env.CRON_SECRET = randomBytes(24).toString("hex");
+  let env: BenchEnv;
+  try {
+    env = await benchEnvironment({ postgres: postgresServer(), blockTime: opts.blockTime });
+  } catch (err) {
+    throw new Error(
+      `the HTTP benchmarks need PostgreSQL (BENCH_DATABASE_URL, else ${postgresServer()}): ${(err as Error).message}`,
+    );
+  }
+  const database = env.database as { url: string; name: string };
+  const vars: Record<string, string | undefined> = {
+    NEXT_DIST_DIR: DIST_DIR,
+    // npm run typecheck checks the same sources: the build skips it.
+    BUILD_TYPECHECK: "0",
+    PGLITE_DIR: undefined,
+    DEV_IDP_ENABLED: "1",
+    STORAGE_LOCAL_IN_PRODUCTION: "1",
+    LOG_LEVEL: "error",
+  };
+  if (!buildIsCurrent(DIST_PATH)) {
+    const t = performance.now();
+    process.stdout.write(`next build into ${DIST_DIR} …`);
+    const built = await nextBuild(vars);
+    if (built.code !== 0) throw new Error(`next build failed:\n${built.output.slice(-4000)}`);
+    console.log(` ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  }
+  const { sql } = await import("drizzle-orm");
+  const { createSessionToken } = await import("@/lib/auth/session");
+  const fixtures = await benchMilestones(env);
+  const { token } = await createSessionToken(fixtures.brand.id);
+  const appDbUrl = (name: string) => {
+    const u = new URL(database.url);
+    u.searchParams.set("application_name", `bench-${name}`);
+    return u.toString();
+  };
+  const instances: Instance[] = [];
+  let proxy: RoundRobin | undefined;
+  const close = async () => {
+    await proxy?.close();
+    await Promise.all(instances.map((i) => i.stop()));
+    await env.close();
+  };
+  try {
+    const started = await Promise.all(
+      opts.instances.map((name) => startInstance(name, { ...vars, DATABASE_URL: appDbUrl(name) })),
+    );
+    instances.push(...started);
+    proxy = instances.length > 1 ? await roundRobin(instances) : undefined;
+  } catch (err) {
+    await close();
+    throw err;
+  }
+
+  /** The PostgreSQL backends serving the instances (application_name bench-<instance>). */
+  async function backends(): Promise<
+    Array<{ pid: number; app: string; waiting: boolean; active: boolean }>
+  > {
+    const rows = (await env.db.execute(sql`
+      select pid, application_name as app, wait_event_type = 'Lock' as waiting,
+             state = 'active' as active
+      from pg_stat_activity
+      where datname = ${database.name} and application_name like 'bench-%'`)) as unknown as Array<{
+      pid: number;
+      app: string;
+      waiting: boolean | null;
+      active: boolean | null;
+    }>;
+    return rows.map((r) => ({ ...r, waiting: Boolean(r.waiting), active: Boolean(r.active) }));
+  }
+
+  return { env, fixtures, token, instances, proxy, backends, close, database };
+}
+
+// ---- requests ------------------------------------------------------------------------------
+
+type Outcome = "paid" | "submitted";
+
+async function post(url: string, token: string, body: unknown) {
+  const res = await fetch(`${url}/api/settle`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(120_000),
+  });
+  const text = await res.text();
+  return { status: res.status, text };
+}
+
+/** One POST /api/settle: paid (200) or submitted (202, reconcile finishes it); else throws. */
+async function settleOne(url: string, token: string, milestoneId: string): Promise<Outcome> {
+  const { status, text } = await post(url, token, { milestoneId });
+  if (status === 200 && JSON.parse(text).outcome === "paid") return "paid";
+  if (status === 202) return "submitted";
+  throw new Error(`settle answered ${status}: ${text.slice(0, 300)}`);
+}
+
+/** Whether this server takes bulk settles (POST /api/settle with milestoneIds). */
+async function bulkSupported(url: string, token: string, milestoneId: string): Promise<boolean> {
+  const { status } = await post(url, token, { milestoneIds: [milestoneId] });
+  return status === 200 || status === 202;
+}
+
+/** One bulk settle: each item's outcome must be paid or submitted; else throws. */
+async function settleBulk(url: string, token: string, ids: string[]): Promise<void> {
+  const { status, text } = await post(url, token, { milestoneIds: ids });
+  if (status !== 200 && status !== 202)
+    throw new Error(`bulk settle answered ${status}: ${text.slice(0, 300)}`);
+  const body = JSON.parse(text) as { results?: Array<{ outcome?: string; status?: number }> };
+  const bad = (body.results ?? []).filter(
+    (r) => !["paid", "submitted"].includes(String(r.outcome)),
+  );
+  if (!body.results || body.results.length !== ids.length || bad.length)
+    throw new Error(`bulk settle: ${bad.length} items not paid: ${text.slice(0, 300)}`);
+}
+
+// ---- measurement ---------------------------------------------------------------------------
+
+type Measured = PoolResult & {
+  /** CPU ms per operation of: next-server (all instances), its PostgreSQL backends, anvil. */
+  cpu: { next: number; postgres: number; anvil: number; bench: number };
+  /** The machine's CPU busy share over the run (2 cores = 100 %). */
+  busy: number;
+  /** Per instance: most database connections seen at once. */
+  connections: Map<string, number>;
+  /** Sessions waiting on a lock, on average over the samples. */
+  lockWaiters: number;
+  submitted: number;
+  load: string;
+};
+
+async function measure(
+  w: World,
+  c: number,
+  total: number,
+  ops: number,
+  job: (i: number) => Promise<unknown>,
+): Promise<Measured> {
+  const nextPids = () => w.instances.flatMap((i) => processTree(i.pid() as number));
+  const pgPids = async () => (await w.backends()).map((b) => b.pid);
+  const anvilPid = [w.env.anvil.pid];
+  const before = {
+    next: cpuOf(nextPids()),
+    pg: cpuOf(await pgPids()),
+    anvil: cpuOf(anvilPid),
+    bench: process.cpuUsage(),
+    machine: machineCpu(),
+  };
+  const connections = new Map<string, number>();
+  let samples = 0;
+  let waiting = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const rows = await w.backends();
+      const per = new Map<string, number>();
+      for (const r of rows) per.set(r.app, (per.get(r.app) ?? 0) + 1);
+      for (const [app, n] of per) connections.set(app, Math.max(connections.get(app) ?? 0, n));
+      waiting += rows.filter((r) => r.waiting).length;
+      samples++;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  const result = await pool(c, total, job);
+  sampling = false;
+  await sampler;
+  const after = {
+    next: cpuOf(nextPids()),
+    pg: cpuOf(await pgPids()),
+    anvil: cpuOf(anvilPid),
+    bench: process.cpuUsage(before.bench),
+    machine: machineCpu(),
+  };
+  return {
+    ...result,
+    cpu: {
+      next: cpuSpent(before.next, after.next) / ops,
+      postgres: cpuSpent(before.pg, after.pg) / ops,
+      anvil: cpuSpent(before.anvil, after.anvil) / ops,
+      bench: (after.bench.user + after.bench.system) / 1000 / ops,
+    },
+    busy: (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total),
+    connections,
+    lockWaiters: samples ? waiting / samples : 0,
+    submitted: 0,
+    load: load(),
+  };
+}
+
+/** Each milestone paid exactly once: Released events, settlement rows, the creator's balance. */
+async function checkPaidOnce(w: World, settled: string[]): Promise<string> {
+  const { inArray, sql } = await import("drizzle-orm");
+  const { parseAbiItem } = await import("viem");
+  const { settlements } = await import("@/db/schema");
+  const { publicClient } = await import("@/lib/chain/config");
+  const { mockUsdcAbi } = await import("@/contracts/artifacts");
+  const url = w.instances[0]?.url as string;
+  // Reconcile finishes what a 202 left submitted (and records reputation); run until settled.
+  const deadline = Date.now() + 180_000;
+  let open = Number.POSITIVE_INFINITY;
+  while (open > 0 && Date.now() < deadline) {
+    await fetch(`${url}/api/cron/reconcile`, {
+      headers: { authorization: `Bearer ${process.env.CRON_SECRET}` },
+      signal: AbortSignal.timeout(300_000),
+    }).then((r) => r.arrayBuffer());
+    const [row] = await w.env.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(settlements)
+      .where(sql`${settlements.status} <> 'confirmed'`);
+    open = row?.n ?? 0;
+    if (open > 0) await new Promise((r) => setTimeout(r, 1000));
+  }
+  const confirmed = settled.length
+    ? await w.env.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(settlements)
+        .where(inArray(settlements.milestoneId, settled))
+    : [{ n: 0 }];
+  const logs = await publicClient().getLogs({
+    address: w.env.deployment.escrow,
+    event: parseAbiItem(
+      "event Released(bytes32 indexed dealKey, uint256 indexed index, address indexed creator, uint256 payout, uint256 refund, bytes32 verdictHash)",
+    ),
+    fromBlock: 0n,
+    toBlock: "latest",
+  });
+  const per = new Map<string, number>();
+  for (const l of logs) {
+    const k = `${l.args.dealKey}:${l.args.index}`;
+    per.set(k, (per.get(k) ?? 0) + 1);
+  }
+  const twice = [...per.values()].filter((n) => n > 1).length;
+  const balance = await publicClient().readContract({
+    address: w.env.deployment.usdc,
+    abi: mockUsdcAbi,
+    functionName: "balanceOf",
+    args: [w.fixtures.creator.walletAddress as `0x${string}`],
+  });
+  // Every bench milestone is 10 USDC at a 0.9 score: 9 USDC to the creator.
+  const expected = BigInt(per.size) * 9_000_000n;
+  const ok =
+    twice === 0 &&
+    open === 0 &&
+    per.size === settled.length &&
+    confirmed[0]?.n === settled.length &&
+    balance === expected;
+  const line = `paid once: ${ok ? "yes" : "NO"} — ${settled.length} milestones settled, ${logs.length} Released events over ${per.size} milestones (${twice} paid twice), ${confirmed[0]?.n} settlement rows, ${open} not confirmed after reconcile, creator holds ${Number(balance) / 1e6} USDC (expected ${Number(expected) / 1e6})`;
+  if (!ok) process.exitCode = 1;
+  return line;
+}
+
+function latencyRows(label: string, raw: PoolResult, s: PoolResult, blockMs?: number): Row[] {
+  const rows: Row[] = [
+    [`${label}: settles/s vs raw transfers/s`, raw.perSecond, s.perSecond, "ops/s"],
+    [`${label}: p50 vs raw p50`, median(raw.latencies), median(s.latencies), "ms"],
+    [`${label}: p95 vs raw p95`, percentile(raw.latencies, 95), percentile(s.latencies, 95), "ms"],
+  ];
+  if (blockMs)
+    rows.push([
+      `${label}: p50 in blocks (2 s) vs raw`,
+      median(raw.latencies) / blockMs,
+      median(s.latencies) / blockMs,
+      "blocks",
+    ]);
+  return rows;
+}
+
+function cpuNote(label: string, raw: Measured, s: Measured): string {
+  return `${label}: CPU per settle next-server ${fmt(s.cpu.next)} ms, postgres ${fmt(s.cpu.postgres)} ms, anvil ${fmt(s.cpu.anvil)} ms (bench client ${fmt(s.cpu.bench)} ms); per raw transfer anvil ${fmt(raw.cpu.anvil)} ms, client ${fmt(raw.cpu.bench)} ms; machine busy ${fmt(s.busy * 100, 0)} % (raw ${fmt(raw.busy * 100, 0)} %); errors raw ${raw.errors}, settle ${s.errors}; 202s ${s.submitted}; ${s.load}`;
+}
+
+// ---- sections ------------------------------------------------------------------------------
+
+const WARM = 5;
+
+/** Warms both paths (connections, JIT; the first request to next start is slow): the ids paid. */
+async function warm(w: World, url: string, raw?: () => Promise<void>): Promise<string[]> {
+  const ids = await w.fixtures.many(WARM);
+  for (const id of ids) await settleOne(url, w.token, id);
+  if (raw) for (let k = 0; k < WARM; k++) await raw();
+  return ids;
+}
+
+/** What a section prints: figures, notes, and the milestones it settled (checked at the end). */
+type Report = { rows: Row[]; notes: string[]; settled: string[] };
+
+/** Starts a world, runs `body`, prints its report and checks every milestone was paid once. */
+async function runSection(
+  opts: Parameters<typeof startWorld>[0],
+  title: string,
+  body: (w: World, r: Report) => Promise<void>,
+): Promise<void> {
+  const w = await startWorld(opts);
+  try {
+    const r: Report = { rows: [], notes: [], settled: [] };
+    await body(w, r);
+    printRows(title, r.rows);
+    for (const n of r.notes) console.log(`  ${n}`);
+    console.log(`  ${await checkPaidOnce(w, r.settled)}`);
+  } finally {
+    await w.close();
+  }
+}
+
+/** Single settles at each level against raw transfers at the same concurrency. */
+async function singles(
+  w: World,
+  r: Report,
+  levels: Array<[c: number, total: number]>,
+  blockMs?: number,
+): Promise<void> {
+  const url = (w.instances[0] as Instance).url;
+  const raw = await rawSender(w.env);
+  r.settled.push(...(await warm(w, url, raw)));
+  for (const [c, total] of levels) {
+    await w.env.mining.automine();
+    const ids = await w.fixtures.many(total);
+    await w.env.mining.blocks();
+    const base = await measure(w, c, total, total, () => raw());
+    let submitted = 0;
+    const s = await measure(w, c, total, total, async (i) => {
+      if ((await settleOne(url, w.token, ids[i] as string)) === "submitted") submitted++;
+    });
+    s.submitted = submitted;
+    r.settled.push(...ids);
+    const label = `single c=${c} (${total})`;
+    r.rows.push(...latencyRows(label, base, s, blockMs));
+    r.notes.push(cpuNote(label, base, s));
+  }
+}
+
+const httpSection = () =>
+  runSection(
+    { instances: ["a"] },
+    "Settles over HTTP — next start (production build), PostgreSQL, anvil automine; baseline: raw single ERC-20 transfers, same concurrency, same run",
+    (w, r) =>
+      singles(w, r, [
+        [1, 20],
+        [20, 100],
+        [100, 200],
+      ]),
+  );
+
+const BLOCK_SECONDS = 2;
+
+const blocktimeSection = () =>
+  runSection(
+    { instances: ["a"], blockTime: BLOCK_SECONDS },
+    `Settles over HTTP on anvil --block-time ${BLOCK_SECONDS} — next start, PostgreSQL; baseline: raw single ERC-20 transfers, same run`,
+    async (w, r) => {
+      const blockMs = BLOCK_SECONDS * 1000;
+      await singles(
+        w,
+        r,
+        [
+          [1, 6],
+          [20, 60],
+          [100, 200],
+        ],
+        blockMs,
+      );
+      // Bulk settles: `c` concurrent requests of BULK milestones each, against raw transfers
+      // with as many payments in flight (c × BULK, at most 100).
+      const url = (w.instances[0] as Instance).url;
+      const raw = await rawSender(w.env);
+      await w.env.mining.automine();
+      const probe = await w.fixtures.one();
+      r.settled.push(probe);
+      if (!(await bulkSupported(url, w.token, probe))) {
+        r.notes.push("bulk settle: this server refuses milestoneIds (not measured)");
+        return;
+      }
+      const BULK = 20;
+      for (const [c, requests] of [
+        [1, 3],
+        [5, 10],
+      ] as Array<[number, number]>) {
+        await w.env.mining.automine();
+        const ids = await w.fixtures.many(requests * BULK);
+        await w.env.mining.blocks();
+        const inFlight = Math.min(100, c * BULK);
+        const base = await measure(w, inFlight, requests * BULK, requests * BULK, () => raw());
+        const s = await measure(w, c, requests, requests * BULK, (i) =>
+          settleBulk(url, w.token, ids.slice(i * BULK, (i + 1) * BULK)),
+        );
+        r.settled.push(...ids);
+        // Milestones paid per second against raw transfers/s; latency per request.
+        const paid = { ...s, perSecond: s.perSecond * BULK };
+        const label = `bulk ${BULK}/request c=${c} (${requests * BULK} milestones; raw c=${inFlight})`;
+        r.rows.push(...latencyRows(label, base, paid, blockMs));
+        r.notes.push(cpuNote(label, base, s));
+      }
+    },
+  );
+
+const instancesSection = () =>
+  runSection(
+    { instances: ["a", "b", "c"] },
+    "One next start against three (round-robin proxy), one PostgreSQL database, one anvil (automine)",
+    async (w, r) => {
+      const one = (w.instances[0] as Instance).url;
+      const three = (w.proxy as RoundRobin).url;
+      // Every instance warmed (the proxy takes turns).
+      r.settled.push(...(await warm(w, three)), ...(await warm(w, three)));
+      for (const [c, total] of [
+        [20, 100],
+        [100, 200],
+      ] as Array<[number, number]>) {
+        const results: Measured[] = [];
+        for (const [name, url] of [
+          ["one instance", one],
+          ["three instances", three],
+        ]) {
+          const ids = await w.fixtures.many(total);
+          let submitted = 0;
+          const s = await measure(w, c, total, total, async (i) => {
+            if ((await settleOne(url as string, w.token, ids[i] as string)) === "submitted")
+              submitted++;
+          });
+          s.submitted = submitted;
+          r.settled.push(...ids);
+          results.push(s);
+          const conns = [...s.connections]
+            .sort()
+            .map(([app, n]) => `${app.replace("bench-", "")} ${n}`)
+            .join(", ");
+          r.notes.push(
+            `${name}, c=${c} (${total}): p50 ${fmt(median(s.latencies), 0)} ms, p95 ${fmt(percentile(s.latencies, 95), 0)} ms; database connections (most at once) ${conns || "none"}; sessions waiting on a lock ${fmt(s.lockWaiters)} on average; CPU per settle next-server ${fmt(s.cpu.next)} ms (all instances), postgres ${fmt(s.cpu.postgres)} ms, anvil ${fmt(s.cpu.anvil)} ms, bench client ${fmt(s.cpu.bench)} ms; machine busy ${fmt(s.busy * 100, 0)} %; errors ${s.errors}, 202s ${s.submitted}; ${s.load}`,
+          );
+        }
+        const [a, b] = results as [Measured, Measured];
+        r.rows.push(
+          [`c=${c}: settles/s, three instances vs one`, a.perSecond, b.perSecond, "ops/s"],
+          [
+            `c=${c}: p95, three instances vs one`,
+            percentile(a.latencies, 95),
+            percentile(b.latencies, 95),
+            "ms",
+          ],
+        );
+      }
+    },
+  );
+
+const sections: Record<string, () => Promise<void>> = {
+  http: httpSection,
+  blocktime: blocktimeSection,
+  instances: instancesSection,
+};
+
+async function main() {
+  const asked = process.argv.slice(2);
+  const run = asked.length ? asked : Object.keys(sections);
+  for (const name of run) {
+    const section = sections[name];
+    if (!section) throw new Error(`unknown section ${name} (${Object.keys(sections).join(", ")})`);
+    const t = performance.now();
+    console.log(`\n== ${name} (${load()}, ${os.cpus().length} cores)`);
+    await section();
+    console.log(`== ${name}: ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  }
+}
+
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
