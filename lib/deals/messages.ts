@@ -20,9 +20,9 @@ import { recordEvent } from "@/lib/events/events";
 import { invalidRequest, readBody } from "@/lib/http";
 import { decodeCursor, encodeCursor, type PageQuery, toPage } from "@/lib/pagination";
 import { countRequest, type Window } from "@/lib/rate-limit";
-import { type ObjectStorage, storage } from "@/lib/storage";
+import { type ObjectStorage, type RangeRequest, storage } from "@/lib/storage";
 import { formFile, formText, readUploadForm } from "@/lib/storage/form";
-import { objectResponse } from "@/lib/storage/serve";
+import { serveObject } from "@/lib/storage/serve";
 import { prepareUpload } from "@/lib/storage/uploads";
 
 // Messages on every deal: one thread between the deal's brand and its creator. Bodies are
@@ -204,15 +204,20 @@ export async function messageAttachmentResponse(
   caller: Caller,
   dealId: string,
   messageId: string,
-  opts: { storage?: ObjectStorage } = {},
+  opts: { storage?: ObjectStorage; range?: RangeRequest } = {},
 ): Promise<Response> {
   await partyDeal(db, caller, dealId);
   const message = await findDealMessage(db, dealId, messageId);
   if (!message?.attachment) throw notFound("Attachment");
-  const obj = await (opts.storage ?? storage()).get(message.attachment.key);
-  if (!obj) throw notFound("Attachment");
-  const ext = message.attachment.key.split(".").at(-1) ?? "bin";
-  return objectResponse(obj, `message-${message.seq}.${ext}`);
+  const { key } = message.attachment;
+  const ext = key.split(".").at(-1) ?? "bin";
+  return serveObject(
+    opts.storage ?? storage(),
+    key,
+    `message-${message.seq}.${ext}`,
+    "Attachment",
+    opts.range,
+  );
 }
 
 /**

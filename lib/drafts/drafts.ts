@@ -17,8 +17,8 @@ import { recordEvent } from "@/lib/events/events";
 import { log } from "@/lib/log";
 import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@/lib/pagination";
 import { reserveAttempt } from "@/lib/rate-limit";
-import type { ObjectStorage } from "@/lib/storage";
-import { objectResponse } from "@/lib/storage/serve";
+import type { ObjectStorage, RangeRequest } from "@/lib/storage";
+import { serveObject } from "@/lib/storage/serve";
 import { prepareUpload } from "@/lib/storage/uploads";
 import { checkDraftCaption } from "@/lib/verify/draft-match";
 import type { DraftInput, DraftJson } from "./schemas";
@@ -222,14 +222,19 @@ export async function draftMediaResponse(
   caller: Caller,
   milestoneId: string,
   draftId: string,
+  range?: RangeRequest,
 ): Promise<Response> {
   const { milestone } = await partyMilestone(db, caller, milestoneId);
   const draft = await findDraft(db, milestone.id, draftId);
   if (!draft?.mediaKey) throw notFound("Draft media");
-  const obj = await storage.get(draft.mediaKey);
-  if (!obj) throw notFound("Draft media");
   const ext = draft.mediaKey.split(".").at(-1) ?? "bin";
-  return objectResponse(obj, `draft-${draft.revision}.${ext}`);
+  return serveObject(
+    storage,
+    draft.mediaKey,
+    `draft-${draft.revision}.${ext}`,
+    "Draft media",
+    range,
+  );
 }
 
 type Review = { status: "approved" } | { status: "changes_requested"; message: string };

@@ -3,7 +3,7 @@ import { LocalStorage } from "./local";
 import { S3Storage } from "./s3";
 import type { ObjectStorage } from "./types";
 
-export type { ObjectStorage, StoredObject } from "./types";
+export type { ObjectStorage, RangeRequest, StoredObject } from "./types";
 
 // The process's storage, chosen by configuration (lib/env.ts): STORAGE_DRIVER, else an S3
 // bucket when S3_BUCKET is set, else the local directory. Tests hand their own to the domain

@@ -2,7 +2,13 @@ import { createReadStream } from "node:fs";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { assertKey, type ObjectStorage, type StoredObject } from "./types";
+import {
+  assertKey,
+  type ObjectStorage,
+  type RangeRequest,
+  resolveRange,
+  type StoredObject,
+} from "./types";
 
 // The embedded setup's storage: files under one directory (STORAGE_DIR, default
 // `$DATA_DIR/uploads`), each with a small sidecar holding its content type. A write goes to
@@ -33,7 +39,7 @@ export class LocalStorage implements ObjectStorage {
     await rename(tmp, file);
   }
 
-  async get(key: string): Promise<StoredObject | null> {
+  async get(key: string, range?: RangeRequest): Promise<StoredObject | null> {
     const file = this.file(key);
     let size: number;
     let contentType = "application/octet-stream";
@@ -45,8 +51,9 @@ export class LocalStorage implements ObjectStorage {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
       throw err;
     }
-    const body = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
-    return { body, contentType, size };
+    const bytes = range ? resolveRange(range, size) : undefined;
+    const body = Readable.toWeb(createReadStream(file, bytes)) as ReadableStream<Uint8Array>;
+    return { body, contentType, size, ...(bytes ? { range: bytes } : {}) };
   }
 
   async delete(key: string): Promise<void> {

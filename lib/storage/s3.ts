@@ -1,12 +1,31 @@
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from "@aws-sdk/client-s3";
-import { assertKey, type ObjectStorage, type StoredObject } from "./types";
+import {
+  assertKey,
+  type ByteRange,
+  type ObjectStorage,
+  RangeNotSatisfiable,
+  type RangeRequest,
+  type StoredObject,
+} from "./types";
+
+/** A Range header value for S3 (which answers it as HTTP does: 206, or 416 past the end). */
+const rangeHeader = (r: RangeRequest) =>
+  "suffix" in r ? `bytes=-${r.suffix}` : `bytes=${r.start}-${r.end ?? ""}`;
+
+/** `bytes 0-99/1234` → the range and the whole size. */
+function parseContentRange(value: string | undefined): { range: ByteRange; size: number } | null {
+  const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(value ?? "");
+  if (!m) return null;
+  return { range: { start: Number(m[1]), end: Number(m[2]) }, size: Number(m[3]) };
+}
 
 // A deployment's storage: an S3-compatible bucket (AWS S3, R2, MinIO, Backblaze…) through the
 // AWS SDK's S3 client. The bucket stays private: objects are read back by the app and served
@@ -48,21 +67,36 @@ export class S3Storage implements ObjectStorage {
     );
   }
 
-  async get(key: string): Promise<StoredObject | null> {
+  async get(key: string, range?: RangeRequest): Promise<StoredObject | null> {
     assertKey(key);
     try {
       const out = await this.client.send(
-        new GetObjectCommand({ Bucket: this.settings.bucket, Key: key }),
+        new GetObjectCommand({
+          Bucket: this.settings.bucket,
+          Key: key,
+          ...(range ? { Range: rangeHeader(range) } : {}),
+        }),
       );
       if (!out.Body) return null;
+      const partial = range ? parseContentRange(out.ContentRange) : null;
       return {
         body: out.Body.transformToWebStream() as ReadableStream<Uint8Array>,
         contentType: out.ContentType ?? "application/octet-stream",
-        size: out.ContentLength ?? 0,
+        size: partial?.size ?? out.ContentLength ?? 0,
+        // A range covering the whole object may come back as a plain 200: then it is all of it.
+        ...(range
+          ? { range: partial?.range ?? { start: 0, end: (out.ContentLength ?? 1) - 1 } }
+          : {}),
       };
     } catch (err) {
       if (err instanceof NoSuchKey) return null;
       if (err instanceof S3ServiceException && err.$metadata.httpStatusCode === 404) return null;
+      if (err instanceof S3ServiceException && err.$metadata.httpStatusCode === 416) {
+        const head = await this.client.send(
+          new HeadObjectCommand({ Bucket: this.settings.bucket, Key: key }),
+        );
+        throw new RangeNotSatisfiable(head.ContentLength ?? 0);
+      }
       throw err;
     }
   }

@@ -5,18 +5,52 @@
 // (lib/storage/serve.ts).
 
 export type StoredObject = {
+  /** The bytes asked for: the whole object, or only `range` when one was asked for. */
   body: ReadableStream<Uint8Array>;
   contentType: string;
+  /** The whole object's size, also when `body` holds only a range of it. */
   size: number;
+  /** The bytes `body` holds (inclusive), when a range was asked for and could be served. */
+  range?: ByteRange;
 };
+
+/**
+ * A byte range as an HTTP `Range: bytes=…` header asks for one: from `start` to `end`
+ * (inclusive; to the last byte when absent), or the last `suffix` bytes. Video players (Safari
+ * always) fetch media in ranges; an object storage answers the same request natively.
+ */
+export type RangeRequest = { start: number; end?: number } | { suffix: number };
+
+/** Inclusive byte positions. */
+export type ByteRange = { start: number; end: number };
+
+/** Thrown by `get` when the range lies wholly past the end of the object (HTTP 416). */
+export class RangeNotSatisfiable extends Error {
+  constructor(readonly size: number) {
+    super(`range not satisfiable for an object of ${size} bytes`);
+  }
+}
+
+/** The range's bytes in an object of `size` bytes; throws RangeNotSatisfiable when there are none. */
+export function resolveRange(range: RangeRequest, size: number): ByteRange {
+  if ("suffix" in range) {
+    if (range.suffix <= 0 || size === 0) throw new RangeNotSatisfiable(size);
+    return { start: Math.max(0, size - range.suffix), end: size - 1 };
+  }
+  if (range.start >= size) throw new RangeNotSatisfiable(size);
+  return { start: range.start, end: Math.min(range.end ?? size - 1, size - 1) };
+}
 
 export interface ObjectStorage {
   /** Which implementation: "local" or "s3". */
   readonly driver: "local" | "s3";
   /** Stores `bytes` under `key`, replacing any object there. */
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
-  /** The object as a stream, or null when there is none under `key`. */
-  get(key: string): Promise<StoredObject | null>;
+  /**
+   * The object as a stream, or null when there is none under `key`. With `range`, only those
+   * bytes (`range` on the answer says which); RangeNotSatisfiable when none of them exist.
+   */
+  get(key: string, range?: RangeRequest): Promise<StoredObject | null>;
   /** Removes the object; removing one that is not there is not an error. */
   delete(key: string): Promise<void>;
 }

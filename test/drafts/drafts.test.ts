@@ -92,9 +92,11 @@ const requestChanges = (who: TestUser, milestoneId: string, draftId: string, mes
     token: who.token,
     body: { message },
   });
-const media = (who: TestUser, milestoneId: string, draftId: string) =>
+const media = (who: TestUser, milestoneId: string, draftId: string, range?: string) =>
   mediaRoute.GET(
-    new Request(`${TEST_ORIGIN}/x`, { headers: { authorization: `Bearer ${who.token}` } }),
+    new Request(`${TEST_ORIGIN}/x`, {
+      headers: { authorization: `Bearer ${who.token}`, ...(range ? { range } : {}) },
+    }),
     { params: Promise.resolve({ id: milestoneId, draftId }) },
   );
 
@@ -271,6 +273,18 @@ describe("POST /api/milestones/:id/drafts", () => {
     );
     expect(served.includes(SECRET)).toBe(false);
     expect(served.length).toBe(file.length);
+    // A video player (Safari always) asks for ranges: 206 with the bytes asked for, 416 past the end.
+    const first = await media(creator, milestoneId, video.body.draft.id, "bytes=0-1");
+    expect(first.status).toBe(206);
+    expect(first.headers.get("content-range")).toBe(`bytes 0-1/${file.length}`);
+    expect(first.headers.get("content-length")).toBe("2");
+    expect(Buffer.from(await first.arrayBuffer())).toEqual(served.subarray(0, 2));
+    const tail = await media(brand, milestoneId, video.body.draft.id, "bytes=-10");
+    expect(tail.status).toBe(206);
+    expect(Buffer.from(await tail.arrayBuffer())).toEqual(served.subarray(-10));
+    const past = await media(creator, milestoneId, video.body.draft.id, `bytes=${file.length}-`);
+    expect(past.status).toBe(416);
+    expect(past.headers.get("content-range")).toBe(`bytes */${file.length}`);
 
     const link = await sendJson(creator, milestoneId, {
       caption: goodDeliverable.text,

@@ -2,10 +2,11 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
-// A local stand-in for an S3-compatible service, answering the three calls lib/storage/s3.ts
-// makes (PutObject, GetObject, DeleteObject; path-style) with the response shapes S3 documents
-// and returns: ETag and request-id headers, the object with its Content-Type and
-// Content-Length, and the XML NoSuchKey error for a missing key. It checks each request is
+// A local stand-in for an S3-compatible service, answering the calls lib/storage/s3.ts makes
+// (PutObject, GetObject with or without a single byte Range, HeadObject, DeleteObject;
+// path-style) with the response shapes S3 documents and returns: ETag and request-id headers,
+// the object with its Content-Type and Content-Length, 206 with Content-Range for a range,
+// the XML InvalidRange error (416) past the end, and the XML NoSuchKey error for a missing key. It checks each request is
 // SigV4-signed with the configured access key. No MinIO or real bucket is reachable here.
 
 export type FakeS3Request = { method: string; path: string; headers: IncomingMessage["headers"] };
@@ -77,14 +78,42 @@ export async function startFakeS3(opts: { bucket: string; accessKeyId: string })
         res.end(xmlError("NoSuchKey", "The specified key does not exist.", key));
         return;
       }
-      res.writeHead(200, {
+      const size = obj.body.length;
+      const common = {
         "Content-Type": obj.contentType,
-        "Content-Length": String(obj.body.length),
         ETag: `"${createHash("md5").update(obj.body).digest("hex")}"`,
         "Last-Modified": new Date().toUTCString(),
         "Accept-Ranges": "bytes",
-      });
+      };
+      const range = /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? ""));
+      if (range) {
+        const start = range[1] === "" ? Math.max(0, size - Number(range[2])) : Number(range[1]);
+        const end =
+          range[1] === "" || range[2] === "" ? size - 1 : Math.min(Number(range[2]), size - 1);
+        if (start >= size) {
+          res.writeHead(416, { "Content-Type": "application/xml" });
+          res.end(xmlError("InvalidRange", "The requested range is not satisfiable", key));
+          return;
+        }
+        res.writeHead(206, {
+          ...common,
+          "Content-Length": String(end - start + 1),
+          "Content-Range": `bytes ${start}-${end}/${size}`,
+        });
+        res.end(obj.body.subarray(start, end + 1));
+        return;
+      }
+      res.writeHead(200, { ...common, "Content-Length": String(size) });
       res.end(obj.body);
+      return;
+    }
+    if (req.method === "HEAD") {
+      const obj = objects.get(key);
+      res.writeHead(
+        obj ? 200 : 404,
+        obj ? { "Content-Type": obj.contentType, "Content-Length": String(obj.body.length) } : {},
+      );
+      res.end();
       return;
     }
     if (req.method === "DELETE") {

@@ -8,7 +8,8 @@ import { AppError } from "@/lib/errors";
 import { storageFromEnv } from "@/lib/storage";
 import { LocalStorage } from "@/lib/storage/local";
 import { S3Storage } from "@/lib/storage/s3";
-import type { ObjectStorage } from "@/lib/storage/types";
+import { requestedRange } from "@/lib/storage/serve";
+import { type ObjectStorage, RangeNotSatisfiable, type RangeRequest } from "@/lib/storage/types";
 import { checkUpload, prepareUpload, sniffType } from "@/lib/storage/uploads";
 import { type FakeS3, startFakeS3 } from "../helpers/fake-s3";
 import {
@@ -57,6 +58,41 @@ function contract(name: string, make: () => ObjectStorage) {
       await s.delete("drafts/d1/m1/a.png");
       expect(await s.get("drafts/d1/m1/a.png")).toBeNull();
       await s.delete("drafts/d1/m1/a.png"); // gone already: not an error
+    });
+
+    it("serves byte ranges: from-to, open-ended, suffix, clipped at the end, and refuses one past it", async () => {
+      const s = make();
+      const bytes = Buffer.from("0123456789abcdefghij"); // 20 bytes
+      await s.put("drafts/d1/m1/clip.mp4", bytes, "video/mp4");
+      const cases: [RangeRequest, { start: number; end: number }][] = [
+        [
+          { start: 0, end: 1 },
+          { start: 0, end: 1 },
+        ], // what Safari asks first
+        [
+          { start: 5, end: 9 },
+          { start: 5, end: 9 },
+        ],
+        [{ start: 15 }, { start: 15, end: 19 }],
+        [{ suffix: 4 }, { start: 16, end: 19 }],
+        [
+          { start: 10, end: 500 },
+          { start: 10, end: 19 },
+        ],
+        [{ suffix: 500 }, { start: 0, end: 19 }],
+      ];
+      for (const [asked, served] of cases) {
+        const got = await s.get("drafts/d1/m1/clip.mp4", asked);
+        expect(got?.range, JSON.stringify(asked)).toEqual(served);
+        expect(got?.size).toBe(20);
+        expect((await text(got?.body as ReadableStream<Uint8Array>)).toString()).toBe(
+          bytes.subarray(served.start, served.end + 1).toString(),
+        );
+      }
+      const past = await s.get("drafts/d1/m1/clip.mp4", { start: 20 }).catch((e: unknown) => e);
+      expect(past).toBeInstanceOf(RangeNotSatisfiable);
+      expect((past as RangeNotSatisfiable).size).toBe(20);
+      expect(await s.get("drafts/none/clip.mp4", { start: 0, end: 1 })).toBeNull();
     });
 
     it("answers null for a key never stored, and refuses keys that could escape", async () => {
@@ -278,5 +314,27 @@ describe("metadata is stripped from what is stored", () => {
     const onDisk = readFileSync(path.join(dir, "drafts/strip/check.jpg"));
     expect(onDisk.includes(SECRET)).toBe(false);
     expect((await sharp(onDisk).metadata()).exif).toBeUndefined();
+  });
+});
+
+describe("the Range header a media route serves", () => {
+  const req = (headers: Record<string, string>) =>
+    new Request("http://x/media", { headers: new Headers(headers) });
+  it("reads one byte range, and ignores what it does not serve (whole object instead)", () => {
+    expect(requestedRange(req({ range: "bytes=0-1" }))).toEqual({ start: 0, end: 1 });
+    expect(requestedRange(req({ range: "bytes=100-" }))).toEqual({ start: 100 });
+    expect(requestedRange(req({ range: "bytes=-500" }))).toEqual({ suffix: 500 });
+    for (const ignored of [
+      "bytes=5-1", // backwards
+      "bytes=-", // nothing
+      "bytes=0-1,5-9", // several ranges
+      "items=0-1", // another unit
+      "bytes=abc-",
+      "bytes=99999999999999999999-",
+    ])
+      expect(requestedRange(req({ range: ignored })), ignored).toBeUndefined();
+    expect(requestedRange(req({}))).toBeUndefined();
+    // If-Range asks "only if unchanged": these responses carry no validator, so send it whole.
+    expect(requestedRange(req({ range: "bytes=0-1", "if-range": '"etag"' }))).toBeUndefined();
   });
 });
