@@ -45,15 +45,15 @@ export async function findLatestByPurpose(
 const holdsNonce = sql`${sql.identifier("status")} <> 'failed' or ${sql.identifier("block_number")} is not null`;
 
 /**
- * The nonces at or above `start` that live rows of this signer hold, ascending (for the
- * lowest free one; with the counter in step this is one index probe that finds nothing).
+ * The nonces at or above `start` that live rows of this signer hold, ascending, with when
+ * each row was recorded (fillNonceGaps: a nonce missing below an old row was abandoned).
  */
 export async function heldNonces(
   tx: DbOrTx,
   s: { chainId: number; from: string; start: number },
-): Promise<number[]> {
-  const rows = await tx
-    .select({ nonce: chainTransactions.nonce })
+): Promise<Array<{ nonce: number; createdAt: Date }>> {
+  return tx
+    .select({ nonce: chainTransactions.nonce, createdAt: chainTransactions.createdAt })
     .from(chainTransactions)
     .where(
       and(
@@ -64,7 +64,29 @@ export async function heldNonces(
       ),
     )
     .orderBy(asc(chainTransactions.nonce));
-  return rows.map((r) => r.nonce);
+}
+
+/** The signer's counter and when it last moved (an allocation or a resync), or null. */
+export async function signerCounter(
+  db: DbOrTx,
+  s: { chainId: number; from: string },
+): Promise<{ nextNonce: number; updatedAt: Date } | null> {
+  const [row] = await db
+    .select({ nextNonce: signerNonces.nextNonce, updatedAt: signerNonces.updatedAt })
+    .from(signerNonces)
+    .where(and(eq(signerNonces.chainId, s.chainId), eq(signerNonces.address, s.from)));
+  return row ?? null;
+}
+
+// Transaction-scoped advisory lock (namespace, hash) of one purpose: serialises the
+// recording of transactions for that purpose (reputation records) without any signer lock.
+const PURPOSE_LOCK = 7103;
+
+/** Holds, until the transaction ends, the lock of this transaction purpose. */
+export async function lockPurpose(tx: DbOrTx, purpose: string): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${sql.raw(String(PURPOSE_LOCK))}, hashtext(${purpose}::text))`,
+  );
 }
 
 const nextNonceStatement = reusable((db) =>
@@ -77,9 +99,10 @@ const nextNonceStatement = reusable((db) =>
 );
 
 /**
- * Takes the signer's next nonce: one statement that locks its row (held until the caller's
- * transaction commits) and moves the counter on. With `onChain` (resynchronising) the
- * counter starts there, the row created if missing. Null when the signer has no row.
+ * Takes the signer's next nonce: one statement that locks its row and moves the counter on
+ * (given the database, not a transaction, the lock lasts that statement). With `onChain`
+ * (resynchronising) the counter starts there, the row created if missing. Null when the
+ * signer has no row.
  */
 export async function takeSignerNonce(
   tx: DbOrTx,

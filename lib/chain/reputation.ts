@@ -12,7 +12,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { reputationRegistryAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
-import { findLatestByPurpose } from "@/db/queries/chain-transactions";
+import { findLatestByPurpose, lockPurpose } from "@/db/queries/chain-transactions";
 import type { ChainTransaction } from "@/db/schema";
 import { type ChainConfig, chainConfig, publicClient, requireTreasury } from "@/lib/chain/config";
 import {
@@ -207,7 +207,9 @@ export async function recordReputation(
         purpose,
       },
       async (tx, row) => {
-        // Under the sender's lock: a concurrent call that recorded first wins; follow it.
+        // Under this purpose's lock (the sender holds no lock here): a concurrent call that
+        // recorded first wins; follow it. The loser's nonce is filled by the sender.
+        await lockPurpose(tx, purpose);
         if (await findLatestByPurpose(tx, { ...scope, excludeId: row.id }))
           throw new AttemptInFlight();
         if (link) await link(tx, row);

@@ -19,7 +19,7 @@ import {
   recordOutcome,
   replaceVersion,
   resyncSignerNonce,
-  setSignerNonce,
+  signerCounter,
   stalePending,
   takeSignerNonce,
   transactionVersions,
@@ -32,10 +32,15 @@ import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 
 // The one way the service sends a transaction. Per signer and chain:
-//  1. estimate gas and fees, then under the lock of the signer's row in `signer_nonces`
-//     (no network inside it) take the next nonce, sign, and record the row (with the raw
-//     bytes and the hash) before anything is broadcast — in the caller's transaction
-//     too, through `link`, so e.g. a settlement and its transfer are recorded together.
+//  1. estimate gas and fees, then allocate the next nonce from the signer's row in
+//     `signer_nonces` (one UPDATE on its own: the row lock lasts that statement, never the
+//     signing or the recording), sign, and record the row (with the raw bytes and the hash)
+//     before anything is broadcast — with the caller's records, through `link`, in one
+//     database transaction, so e.g. a settlement and its transfer are recorded together.
+//     An allocated nonce is always used: recorded, found held by a live row (someone else
+//     uses it), or filled with a no-op self-transfer when the recording fails (fillNonce);
+//     a process that dies in between leaves a gap that fillNonceGaps fills (on a late
+//     receipt and in reconcile) — a gap would hold every later transaction of the signer.
 //     The node's nonce is read only to (re)synchronise that row: the first time a process
 //     uses a signer (or the row is missing) and after the node refused one of our nonces;
 //  2. broadcast the recorded bytes;
@@ -132,29 +137,6 @@ export function signerAccount(key: Hex): PrivateKeyAccount {
 }
 
 /**
- * The lowest nonce at or above `start` that no live row of ours holds. `start` is the
- * signer row's counter, or when resynchronising the node's pending count read before the
- * lock: a count read a moment ago can only be too low, never too high, and every nonce of
- * ours between it and now has a live row, so it stays correct. With the counter in step
- * this finds no row (one index probe); after a rewind (a refused nonce was freed) it skips
- * the nonces still held above it.
- */
-async function nextNonce(
-  tx: Tx,
-  config: ChainConfig,
-  from: Address,
-  start: number,
-): Promise<number> {
-  const held = await heldNonces(tx, { chainId: config.chainId, from, start });
-  let nonce = start;
-  for (const n of held) {
-    if (n !== nonce) break;
-    nonce++;
-  }
-  return nonce;
-}
-
-/**
  * The account of a signer address, for re-signing a stuck transaction: any key this process
  * has used (signerAccount), else the service's own keys from the configuration.
  */
@@ -171,16 +153,13 @@ function knownSigner(address: string): PrivateKeyAccount | null {
   return null;
 }
 
+/** How long a recorded row may wait for its own broadcast before others re-broadcast it
+ * (and an allocated nonce without a row before fillNonceGaps fills it). */
+const STALE_PENDING_MS = 5_000;
+
 /** Signers whose nonce row this process has synchronised with the chain since it started. */
 const synced = new Set<string>();
 const signerId = (chainId: number, from: Address) => `${chainId}:${from.toLowerCase()}`;
-
-/** `nonce` is held by a live row: the next free one, written back to the counter. */
-async function skipHeld(tx: Tx, config: ChainConfig, from: Address, nonce: number) {
-  const free = await nextNonce(tx, config, from, nonce + 1);
-  await setSignerNonce(tx, { chainId: config.chainId, from }, free + 1);
-  return free;
-}
 
 type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
 let feeCache: { key: string; until: number; fees: Promise<Fees> } | undefined;
@@ -237,9 +216,10 @@ async function resyncNonce(
 /**
  * Signs and records a transaction without broadcasting it. `link` runs in the same
  * database transaction, so whatever the caller records about it commits with it.
- * Every network call (gas, fees, the node's nonce) happens before the lock is taken: the
- * locked transaction is a few local statements and a signature, so a slow node never
- * holds the database (on PGlite, one connection, it would stall every other request).
+ * Every network call (gas, fees, the node's nonce) happens before the nonce is allocated,
+ * and the allocation is one statement of its own: no lock is held over signing, the insert
+ * or the caller's link, so concurrent senders of one signer do not queue behind each other
+ * (on PGlite, one connection, a slow node never holds the database either).
  */
 export async function recordTransaction(
   db: Db,
@@ -251,6 +231,7 @@ export async function recordTransaction(
   const account = signerAccount(key);
   const client = publicClient();
   const signer = signerId(config.chainId, account.address);
+  const counter = { chainId: config.chainId, from: account.address };
   const readNonce = () =>
     client.getTransactionCount({ address: account.address, blockTag: "pending" });
   try {
@@ -282,60 +263,71 @@ export async function recordTransaction(
         maxFeePerGas: fees.maxFeePerGas,
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       });
+    const record = async (nonce: number): Promise<ChainTransaction | null> => {
+      const raw = await sign(nonce);
+      // The id is chosen here so that a pipelined link can name the row it records.
+      const row = {
+        id: randomUUID(),
+        chainId: config.chainId,
+        fromAddress: account.address,
+        nonce,
+        toAddress: req.to,
+        data: req.data,
+        valueWei: req.value ?? 0n,
+        rawTx: raw,
+        hash: keccak256(raw),
+        purpose: req.purpose,
+      };
+      if (!link) return (await insertTransaction(db, row)) ?? null;
+      return db.transaction(async (tx) => {
+        // Sent together, in this order (the insert's query is started first): the link
+        // sees the row when it was inserted. Nothing is written when a live row of ours
+        // holds the nonce.
+        const [inserted, linked] = await Promise.all([
+          insertTransaction(tx, row),
+          "beside" in link ? link.beside(tx, row) : undefined,
+        ]);
+        if (!inserted) return null;
+        // Recorded but not linked cannot happen; if it did, nothing is committed.
+        if (linked === false) throw new Error(`${req.purpose}: the link did not apply`);
+        if (typeof link === "function") await link(tx, inserted);
+        return inserted;
+      });
+    };
     let onChain = first;
     for (;;) {
-      const recorded = await db.transaction(async (tx) => {
-        // The signer's row lock, held until commit: concurrent senders queue here, across
-        // processes too. `onChain` (the node's pending count) restarts the counter when
-        // resynchronising; with none, a missing row is null and the node is read first.
-        // The nonce may still be held by a live row of ours (the counter was rewound after
-        // a refusal, or the node's count lags behind our sends): the insert sees that
-        // through the sender-nonce unique index and `skipHeld` moves past it.
-        let nonce = await takeSignerNonce(
-          tx,
-          { chainId: config.chainId, from: account.address },
-          onChain,
-        );
-        if (nonce === null) return null;
-        for (;;) {
-          const raw = await sign(nonce);
-          // The id is chosen here so that a pipelined link can name the row it records.
-          const id = randomUUID();
-          const hash = keccak256(raw);
-          // Sent together, in this order (the insert's query is started first): the link
-          // sees the row when it was inserted. Nothing is written when a live row of ours
-          // holds the nonce.
-          const inserting = insertTransaction(tx, {
-            id,
-            chainId: config.chainId,
-            fromAddress: account.address,
+      // One statement, its own transaction: the signer's row is locked only while the
+      // counter moves. `onChain` (the node's pending count) restarts the counter when
+      // resynchronising; with none, a missing row is null and the node is read first.
+      const nonce = await takeSignerNonce(db, counter, onChain);
+      if (nonce === null) {
+        // No row for this signer (a new database, or it was removed): read the node once.
+        onChain = await readNonce();
+        continue;
+      }
+      onChain = null;
+      let recorded: ChainTransaction | null;
+      try {
+        recorded = await record(nonce);
+      } catch (err) {
+        // Allocated and not recorded (the caller's link refused, the database failed):
+        // the nonce is used by a no-op instead, or every later send would wait behind it.
+        await fillNonce(db, account, nonce, fees).catch((fillErr) =>
+          log.error("an allocated nonce could not be filled; reconcile fills it", {
+            from: account.address,
             nonce,
-            toAddress: req.to,
-            data: req.data,
-            valueWei: req.value ?? 0n,
-            rawTx: raw,
-            hash,
-            purpose: req.purpose,
-          });
-          const [row, linked] = await Promise.all([
-            inserting,
-            link && "beside" in link ? link.beside(tx, { id, hash }) : undefined,
-          ]);
-          // Recorded but not linked cannot happen; if it did, nothing is committed.
-          if (row && linked === false) throw new Error(`${req.purpose}: the link did not apply`);
-          if (row) {
-            if (typeof link === "function") await link(tx, row);
-            return row;
-          }
-          nonce = await skipHeld(tx, config, account.address, nonce);
-        }
-      });
+            err: fillErr,
+          }),
+        );
+        throw err;
+      }
       if (recorded) {
         synced.add(signer);
         return recorded;
       }
-      // No row for this signer (a new database, or it was removed): read the node once.
-      onChain = await readNonce();
+      // A live row of ours holds this nonce (the counter was rewound after a refusal, or
+      // resynchronised from a node that had not seen our recorded rows yet): it is used,
+      // and the counter moves on past it with the next allocation.
     }
   } catch (err) {
     if (isTransportError(err)) throw chainUnavailable(err);
@@ -349,6 +341,111 @@ export async function recordTransaction(
   }
 }
 
+/**
+ * fillNonceGaps for each of the service's own signers (the treasury and the sponsor):
+ * reconcile's pass over nonces a dead process allocated and never recorded.
+ */
+export async function fillServiceNonceGaps(db: Db): Promise<number> {
+  const { chainId, treasuryKey, sponsorKey } = chainConfig();
+  const from = new Set<string>();
+  for (const key of [treasuryKey, sponsorKey]) if (key) from.add(signerAccount(key).address);
+  let filled = 0;
+  for (const address of from) filled += await fillNonceGaps(db, { chainId, from: address });
+  return filled;
+}
+
+/** The purpose of the no-op self-transfers that use up abandoned nonces. */
+export const NONCE_FILL_PURPOSE = "nonce-fill";
+
+/**
+ * Uses `nonce` with a no-op (a transfer of nothing from the signer to itself) and broadcasts
+ * it, unless a live row of ours holds that nonce already (then it is used; nothing is
+ * written). A recording that lost the race for the nonce to this fill finds it held and
+ * takes the next one, so a nonce filled too early costs a little gas, never a payment.
+ */
+async function fillNonce(
+  db: Db,
+  account: PrivateKeyAccount,
+  nonce: number,
+  fees: Fees,
+): Promise<ChainTransaction | null> {
+  const config = chainConfig();
+  const raw = await account.signTransaction({
+    chainId: config.chainId,
+    type: "eip1559",
+    to: account.address,
+    value: 0n,
+    nonce,
+    gas: 21_000n,
+    maxFeePerGas: fees.maxFeePerGas,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+  });
+  const row = await insertTransaction(db, {
+    id: randomUUID(),
+    chainId: config.chainId,
+    fromAddress: account.address,
+    nonce,
+    toAddress: account.address,
+    data: "0x",
+    valueWei: 0n,
+    rawTx: raw,
+    hash: keccak256(raw),
+    purpose: NONCE_FILL_PURPOSE,
+  });
+  if (!row) return null;
+  log.warn("an allocated nonce was not used; filled with a no-op", {
+    from: account.address,
+    nonce,
+    id: row.id,
+  });
+  try {
+    return await broadcast(db, row);
+  } catch (err) {
+    // Recorded: a late receipt's gap check or reconcile re-broadcasts it.
+    log.warn("the no-op filling a nonce was not broadcast yet", { id: row.id, err });
+    return row;
+  }
+}
+
+/**
+ * Fills the nonces of a signer of ours that were allocated and never recorded (a process
+ * died between the two) or freed by a refusal and not taken again: every nonce between the
+ * node's mined count and our highest one that no live row holds, once it is clearly
+ * abandoned — a row above it was recorded more than STALE_PENDING_MS ago, or the counter
+ * has not moved for that long (a recording takes milliseconds). At most `limit` per call.
+ * Returns how many were filled.
+ */
+export async function fillNonceGaps(
+  db: Db,
+  s: { chainId: number; from: string },
+  limit = 100,
+): Promise<number> {
+  const account = knownSigner(s.from);
+  if (!account) return 0;
+  const config = chainConfig();
+  if (s.chainId !== config.chainId) return 0;
+  const [counter, mined] = await Promise.all([
+    signerCounter(db, { chainId: s.chainId, from: account.address }),
+    publicClient().getTransactionCount({ address: account.address, blockTag: "latest" }),
+  ]);
+  if (!counter) return 0;
+  const rows = await heldNonces(db, { chainId: s.chainId, from: account.address, start: mined });
+  const staleBefore = Date.now() - STALE_PENDING_MS;
+  const counterIdle = counter.updatedAt.getTime() < staleBefore;
+  let oldAbove = -1; // the highest nonce held by a row recorded before staleBefore
+  for (const r of rows) if (r.createdAt.getTime() < staleBefore) oldAbove = r.nonce;
+  const held = new Set(rows.map((r) => r.nonce));
+  const top = Math.max(counter.nextNonce, (rows.at(-1)?.nonce ?? -1) + 1);
+  let filled = 0;
+  let fees: Fees | undefined;
+  for (let n = mined; n < top && filled < limit; n++) {
+    if (held.has(n) || !(counterIdle || n < oldAbove)) continue;
+    fees ??= await currentFees(config);
+    if (await fillNonce(db, account, n, fees)) filled++;
+  }
+  return filled;
+}
+
 async function update(
   db: Db,
   id: string,
@@ -359,9 +456,6 @@ async function update(
   return row;
 }
 
-/** How long a recorded row may wait for its own broadcast before others re-broadcast it. */
-const STALE_PENDING_MS = 5_000;
-
 /**
  * Re-broadcasts this signer's earlier rows that were recorded but never reached the node
  * (e.g. the RPC failed right after recording) and are not merely in flight. Such a row
@@ -369,6 +463,10 @@ const STALE_PENDING_MS = 5_000;
  * waiting behind that gap until it arrives. Same signed bytes: never a second send.
  */
 async function fillNonceGap(db: Db, row: ChainTransaction): Promise<void> {
+  // A nonce below it allocated and never recorded (a process died in between) holds it too.
+  await fillNonceGaps(db, { chainId: row.chainId, from: row.fromAddress }).catch((err) =>
+    log.warn("could not look for unused nonces", { from: row.fromAddress, err }),
+  );
   const stuck = await stalePending(db, {
     chainId: row.chainId,
     from: row.fromAddress,
@@ -595,9 +693,11 @@ export async function awaitReceipt(
   const ceiling = local ? 200 : 2_000;
   let current = row;
   let hashes = await hashesOf(db, current);
-  // Not mined at once: perhaps an earlier nonce of ours never reached the node.
-  let late: (() => Promise<void>) | undefined = () => fillNonceGap(db, row);
+  // Not mined at once: perhaps an earlier nonce of ours never reached the node, or was
+  // never recorded. Looked at after 100 ms, and once more when what was recorded before
+  // this row counts as stale (fillNonceGaps waits that long before filling a nonce).
   const start = Date.now();
+  const lateChecks = [start + 100, start + STALE_PENDING_MS + 100];
   let seen: TransactionReceipt | null = null;
   let replaced = justReplaced;
   for (let delay = local ? 5 : 25; ; delay = Math.min(delay * 2, ceiling)) {
@@ -617,9 +717,9 @@ export async function awaitReceipt(
       current = await sendAgainAfterReorg(db, current);
       seen = null;
     }
-    if (late && Date.now() - start >= 100) {
-      await late();
-      late = undefined;
+    if (lateChecks.length > 0 && Date.now() >= (lateChecks[0] as number)) {
+      lateChecks.shift();
+      await fillNonceGap(db, current);
     }
     // One replacement per wait: a node that mines nothing at any fee (a frozen chain) is not
     // offered ever higher fees in a loop; the next wait (a resume, reconcile) bumps again.

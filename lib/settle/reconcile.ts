@@ -3,7 +3,7 @@ import { touchDeal } from "@/db/queries/escrow";
 import { deleteExpiredIdempotencyKeys } from "@/db/queries/idempotency-keys";
 import { listOpenSettlements, listUnsettledInFlightTransactions } from "@/db/queries/reconcile";
 import { chainConfig } from "@/lib/chain/config";
-import { resumeTransaction } from "@/lib/chain/sender";
+import { fillServiceNonceGaps, resumeTransaction } from "@/lib/chain/sender";
 import { AppError } from "@/lib/errors";
 import { chainNow } from "@/lib/escrow/chain";
 import {
@@ -98,6 +98,11 @@ export async function reconcile(
     return 0;
   });
 
+  // Nonces allocated by a process that died before recording them: filled with no-ops, or
+  // every later transaction of that signer would wait behind them (resumed just below).
+  await fillServiceNonceGaps(db).catch((err) =>
+    log.warn("reconcile: unused nonces not looked for", { err }),
+  );
   // Whatever is still in flight and belongs to no settlement (those were handled above).
   const leftovers = await listUnsettledInFlightTransactions(db, chainId);
   for (const t of leftovers) {

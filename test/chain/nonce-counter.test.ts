@@ -2,10 +2,21 @@ import { and, eq } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/db/client";
-import { signerNonces } from "@/db/schema";
+import { takeSignerNonce } from "@/db/queries/chain-transactions";
+import { chainTransactions, signerNonces } from "@/db/schema";
 import { chainConfig, publicClient } from "@/lib/chain/config";
-import { broadcastAndAwait, recordTransaction } from "@/lib/chain/sender";
-import { newAddress, treasurySender, usdcTransfer } from "../helpers/treasury";
+import {
+  broadcast,
+  broadcastAndAwait,
+  fillNonceGaps,
+  getChainTransaction,
+  NONCE_FILL_PURPOSE,
+  recordTransaction,
+  resumeTransaction,
+  sendTransaction,
+} from "@/lib/chain/sender";
+import { reconcile } from "@/lib/settle/reconcile";
+import { newAddress, treasurySender, usdcBalance, usdcTransfer } from "../helpers/treasury";
 
 // The signer's nonce counter is moved on by one locking UPDATE, without looking at the
 // transaction log; a nonce that a live row of ours still holds (the counter was rewound,
@@ -21,7 +32,24 @@ beforeAll(async () => {
   ({ db, key, treasury, usdc } = await treasurySender());
 });
 
-const transfer = (amount: bigint) => usdcTransfer(usdc, newAddress(), amount, "test:counter");
+const transfer = (amount: bigint, to = newAddress()) =>
+  usdcTransfer(usdc, to, amount, "test:counter");
+
+const minedNonce = () => publicClient().getTransactionCount({ address: treasury });
+const balanceOf = (who: Address) => usdcBalance(usdc, who);
+const signer = () => ({ chainId: chainConfig().chainId, from: treasury });
+/** Every row recorded on `nonce` by this signer. */
+const rowsAt = (nonce: number) =>
+  db
+    .select()
+    .from(chainTransactions)
+    .where(
+      and(
+        eq(chainTransactions.chainId, chainConfig().chainId),
+        eq(chainTransactions.fromAddress, treasury),
+        eq(chainTransactions.nonce, nonce),
+      ),
+    );
 
 const counter = async () => {
   const [row] = await db
@@ -65,5 +93,73 @@ describe("the signer's nonce counter", () => {
       const tx = await publicClient().getTransaction({ hash: row.hash as Hex });
       expect(tx.nonce).toBe(row.nonce);
     }
+  });
+
+  it("a nonce allocated by a process that died before recording it is filled by reconcile; the transfer behind it is paid once", {
+    timeout: 60_000,
+  }, async () => {
+    await sendTransaction(db, key, transfer(1n)); // the counter row exists and is in step
+    // The dead process: the counter moved (its own short statement), nothing was recorded.
+    const lost = (await takeSignerNonce(db, signer(), null)) as number;
+    expect(lost).toBe(await minedNonce());
+
+    // The next send takes the nonce after it and waits in the node's pool behind the gap.
+    const to = newAddress();
+    const behind = await broadcast(db, await recordTransaction(db, key, transfer(9n, to)));
+    expect(behind.nonce).toBe(lost + 1);
+    expect(behind.status).toBe("submitted");
+    expect(await minedNonce()).toBe(lost);
+    expect(await balanceOf(to)).toBe(0n);
+
+    // Not filled while the allocation is recent (its process may still be recording it)...
+    expect(await fillNonceGaps(db, signer())).toBe(0);
+    expect(await rowsAt(lost)).toHaveLength(0);
+    // ...but once nothing was recorded on it for longer than a recording takes.
+    const past = new Date(Date.now() - 60_000);
+    await db
+      .update(signerNonces)
+      .set({ updatedAt: past })
+      .where(
+        and(eq(signerNonces.chainId, chainConfig().chainId), eq(signerNonces.address, treasury)),
+      );
+    await db
+      .update(chainTransactions)
+      .set({ createdAt: past })
+      .where(eq(chainTransactions.id, behind.id));
+    const report = await reconcile(db);
+    expect(report.transactions.confirmed).toBeGreaterThanOrEqual(1);
+
+    const [fill] = await rowsAt(lost);
+    expect(fill?.purpose).toBe(NONCE_FILL_PURPOSE);
+    expect(fill?.toAddress).toBe(treasury);
+    expect((await getChainTransaction(db, behind.id))?.status).toBe("confirmed");
+    expect(await balanceOf(to)).toBe(9n);
+    expect(await minedNonce()).toBe(lost + 2);
+    // A second pass finds nothing to fill and pays nothing again.
+    await reconcile(db);
+    expect(await rowsAt(lost)).toHaveLength(1);
+    expect((await resumeTransaction(db, behind)).status).toBe("confirmed");
+    expect(await balanceOf(to)).toBe(9n);
+  });
+
+  it("a recording that fails after its nonce was allocated fills the nonce: later sends are not held", {
+    timeout: 60_000,
+  }, async () => {
+    const start = await minedNonce();
+    await sendTransaction(db, key, transfer(1n));
+    const to = newAddress();
+    await expect(
+      recordTransaction(db, key, transfer(5n, to), async () => {
+        throw new Error("the caller's records refused");
+      }),
+    ).rejects.toThrow("the caller's records refused");
+    const [fill] = await rowsAt(start + 1);
+    expect(fill?.purpose).toBe(NONCE_FILL_PURPOSE);
+    // Mined at once, with no reconcile: nothing waits behind it.
+    const next = await sendTransaction(db, key, transfer(6n, to));
+    expect(next.nonce).toBe(start + 2);
+    expect(next.status).toBe("confirmed");
+    expect(await balanceOf(to)).toBe(6n);
+    expect(await minedNonce()).toBe(start + 3);
   });
 });

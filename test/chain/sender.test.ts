@@ -3,7 +3,6 @@ import { createInterface } from "node:readline";
 import { eq } from "drizzle-orm";
 import { type Address, type Hex, parseAbiItem } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
-import { mockUsdcAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
 import { chainTransactions } from "@/db/schema";
 import { publicClient } from "@/lib/chain/config";
@@ -17,7 +16,7 @@ import {
 import { AppError } from "@/lib/errors";
 import { withChainEnv } from "../helpers/chain-env";
 import { startRpcProxy } from "../helpers/rpc-proxy";
-import { newAddress, treasurySender, usdcTransfer } from "../helpers/treasury";
+import { newAddress, treasurySender, usdcBalance, usdcTransfer } from "../helpers/treasury";
 
 // The sender on the real database and the shared anvil, with this file's own treasury key
 // and contracts (test/setup-chain.ts): nonces under concurrency, refusals, resumes, and
@@ -35,13 +34,7 @@ beforeAll(async () => {
 const transfer = (to: Address, amount: bigint, purpose = "test:transfer") =>
   usdcTransfer(usdc, to, amount, purpose);
 
-const balanceOf = (who: Address) =>
-  publicClient().readContract({
-    address: usdc,
-    abi: mockUsdcAbi,
-    functionName: "balanceOf",
-    args: [who],
-  });
+const balanceOf = (who: Address) => usdcBalance(usdc, who);
 
 const minedNonce = () => publicClient().getTransactionCount({ address: treasury });
 

@@ -2,7 +2,7 @@ import { type Address, encodeFunctionData, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { mockUsdcAbi } from "@/contracts/artifacts";
 import { type Db, getDb } from "@/db/client";
-import { requireTreasury, requireUsdc } from "@/lib/chain/config";
+import { publicClient, requireTreasury, requireUsdc } from "@/lib/chain/config";
 
 // What the sender's tests start from: the database, and the test file's own treasury key
 // and test USDC contract (test/setup-chain.ts), with the USDC transfers they send through it.
@@ -31,3 +31,12 @@ export const usdcTransfer = (usdc: Address, to: Address, amount: bigint, purpose
   data: encodeFunctionData({ abi: mockUsdcAbi, functionName: "transfer", args: [to, amount] }),
   purpose,
 });
+
+/** `who`'s balance of the test USDC at `usdc`, in base units. */
+export const usdcBalance = (usdc: Address, who: Address): Promise<bigint> =>
+  publicClient().readContract({
+    address: usdc,
+    abi: mockUsdcAbi,
+    functionName: "balanceOf",
+    args: [who],
+  });
