@@ -11,6 +11,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 //   or a throwaway anvil / child processes of their own): no set-up at all.
 const standalone = [
   "test/foundation/env.test.ts",
+  "test/foundation/node-runtime.test.ts",
   "test/storage/storage.test.ts",
   "test/verify/draft-match.test.ts",
   "test/foundation/readme.test.ts",

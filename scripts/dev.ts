@@ -177,6 +177,8 @@ function scheduleReconcile(appUrl: string, seconds: number) {
 async function main() {
   const e = env();
   const dir = dataDir(e);
+  // Which Node runs the app: the packaged Node 22 (node_modules/.bin/node) under npm run / npx.
+  console.log(`[dev] node ${process.version} (${process.execPath})`);
   if (args.fresh) rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"] as const)
