@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -212,6 +213,19 @@ export const deals = pgTable(
     /** The evaluator's assignCreator transaction (see lib/escrow). */
     assignTxId: uuid("assign_tx_id").references(() => chainTransactions.id),
     assignedAt: timestamp("assigned_at", { withTimezone: true }),
+    /**
+     * A bonus (lib/deals/bonuses.ts): this row is the escrow deal of a bonus the brand sends on
+     * the parent deal after a paid milestone — one milestone of the bonus amount, the parent's
+     * creator assigned, funded by any funding path and released at 100 % by the service with
+     * the bonus record's hash. Null for every ordinary deal. A bonus deal is never listed,
+     * taken, edited or submitted to; its events reach the parties as `bonus.*` events of the
+     * parent deal.
+     */
+    parentDealId: uuid("parent_deal_id").references((): AnyPgColumn => deals.id, {
+      onDelete: "cascade",
+    }),
+    /** The brand's plain-text message with the bonus (set exactly on bonus deals). */
+    bonusMessage: text("bonus_message"),
     /** The integrator's own key-value pairs (lib/metadata.ts); searchable on the deal list. */
     metadata: metadata(),
     createdAt: createdAt(),
@@ -219,6 +233,10 @@ export const deals = pgTable(
   },
   (t) => [
     index("deals_brand_id_idx").on(t.brandId),
+    index("deals_parent_idx")
+      .on(t.parentDealId, t.createdAt)
+      .where(sql`${t.parentDealId} is not null`),
+    check("deals_bonus_check", sql`(${t.parentDealId} is null) = (${t.bonusMessage} is null)`),
     index("deals_metadata_idx").using("gin", sql`${t.metadata} jsonb_path_ops`),
     index("deals_creator_id_idx").on(t.creatorId),
     // Keyset pagination of the lists: newest first, id as the tie-breaker.
@@ -949,6 +967,8 @@ export const dealEventTypes = [
   "draft.changes_requested",
   "milestone.changes_requested",
   "message.created",
+  "bonus.funded",
+  "bonus.paid",
 ] as const;
 export type DealEventType = (typeof dealEventTypes)[number];
 

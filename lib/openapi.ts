@@ -97,6 +97,7 @@ import { markReadBody, notificationsQuery } from "@/lib/notify/schemas";
 import { pageQuery } from "@/lib/pagination";
 import { deleteHandleQuery, putHandleBody } from "@/lib/profile/handles";
 import { verifyHandleBody } from "@/lib/profile/verify-handle";
+import { bonusListResponse, bonusResponse, createBonusBody } from "@/lib/settle/bonus-schemas";
 import { changeRequestResponse } from "@/lib/settle/change-requests";
 import { appealResponse, decisionResponse } from "@/lib/settle/decisions";
 import { dealDetailResponse } from "@/lib/settle/review";
@@ -390,6 +391,62 @@ export const endpoints: Endpoint[] = [
       "413 payload_too_large (past the limit of the file's kind)",
       "415 unsupported_media_type (a type not accepted, or a file whose bytes contradict its declared type)",
       "429 rate_limited (with Retry-After)",
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/deals/{id}/bonuses",
+    tag: "Deals",
+    auth: true,
+    body: createBonusBody,
+    summary:
+      "The brand rewards the creator beyond the milestones: a bonus of `amount` USDC base units (1 to 1,000,000 USDC, as a string) with a plain-text message (1–1,000 characters), once a milestone of the deal is paid. A bonus is its own escrow deal (its ref is the bonus's id) with one milestone of the amount and the deal's creator: fund it exactly like a deal under the bonus's id (`funding`: GET /api/deals/{bonusId}/funding for the terms, then your wallet's `fund` and POST …/funding, a gasless POST …/funding/authorization, or its deposit address), then release it (POST …/bonuses/{bonusId}/release). Nothing moves until it is funded. A bonus never changes the creator's reputation: reputation follows verdicts only. Honours Idempotency-Key.",
+    response: "201 { bonus }",
+    responseSchema: bonusResponse,
+    errors: [
+      "400 invalid_request (amount not a whole number of base units, zero, or over 1,000,000 USDC; message empty or over 1,000 characters; a malformed Idempotency-Key)",
+      "403 forbidden (the creator: only the brand sends a bonus)",
+      "404 not_found (not a party)",
+      "409 invalid_state (no milestone of the deal is paid yet, or nobody took the deal)",
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/deals/{id}/bonuses",
+    tag: "Deals",
+    auth: true,
+    summary:
+      "The deal's bonuses, newest first: every one to the brand, the funded ones to the creator. `limit` 1..100 (default 20), `cursor` from `nextCursor`.",
+    query: pageQuery,
+    response: "{ bonuses: [Bonus], nextCursor }",
+    responseSchema: bonusListResponse,
+    errors: ["404 not_found (not a party)"],
+  },
+  {
+    method: "GET",
+    path: "/api/deals/{id}/bonuses/{bonusId}",
+    tag: "Deals",
+    auth: true,
+    summary: "One bonus: poll it while it is `paying`.",
+    response: "{ bonus }",
+    responseSchema: bonusResponse,
+    errors: ["404 not_found"],
+  },
+  {
+    method: "POST",
+    path: "/api/deals/{id}/bonuses/{bonusId}/release",
+    tag: "Deals",
+    auth: true,
+    summary:
+      "The brand funded the bonus: the escrow is read (a funding not reported yet is found, as POST …/funding does), the creator is assigned to the bonus's escrow deal, and the service's evaluator releases it at 100 % with the bonus record's hash — exactly once, however often or concurrently this is called; reconcile finishes a release a request left behind. Records `bonus.paid` on the deal (both parties' timelines, inboxes, e-mail and webhooks). Honours Idempotency-Key.",
+    response:
+      "{ bonus } | 202 { bonus (paying), poll } (the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: reconcile finishes it)",
+    responseSchema: bonusResponse.extend({ poll: z.string().optional() }),
+    errors: [
+      "403 forbidden (not the brand)",
+      "404 not_found",
+      "409 not_funded (the escrow holds nothing for the bonus yet) | invalid_state (cancelled, or its money went back to the brand) | settlement_in_progress (another call is paying it right now)",
+      "502 chain_unavailable (nothing lost: call again)",
     ],
   },
   {

@@ -16,6 +16,9 @@ import * as authWallet from "./auth/wallet/route";
 import * as chain from "./chain/route";
 import * as cronReconcile from "./cron/reconcile/route";
 import * as dealsIdAccept from "./deals/[id]/accept/route";
+import * as dealsIdBonusesBonusIdRelease from "./deals/[id]/bonuses/[bonusId]/release/route";
+import * as dealsIdBonusesBonusId from "./deals/[id]/bonuses/[bonusId]/route";
+import * as dealsIdBonuses from "./deals/[id]/bonuses/route";
 import * as dealsIdCancel from "./deals/[id]/cancel/route";
 import * as dealsIdEvents from "./deals/[id]/events/route";
 import * as dealsIdFundingAuthorization from "./deals/[id]/funding/authorization/route";
@@ -91,6 +94,9 @@ export const routeModules: Record<string, Record<string, unknown>> = {
   "/api/deals/{id}/cancel": dealsIdCancel,
   "/api/deals/{id}/events": dealsIdEvents,
   "/api/deals/{id}/messages": dealsIdMessages,
+  "/api/deals/{id}/bonuses": dealsIdBonuses,
+  "/api/deals/{id}/bonuses/{bonusId}": dealsIdBonusesBonusId,
+  "/api/deals/{id}/bonuses/{bonusId}/release": dealsIdBonusesBonusIdRelease,
   "/api/deals/{id}/messages/read": dealsIdMessagesRead,
   "/api/deals/{id}/messages/{messageId}/attachment": dealsIdMessagesMessageIdAttachment,
   "/api/deals/{id}/funding/authorization": dealsIdFundingAuthorization,

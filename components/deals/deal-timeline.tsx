@@ -36,6 +36,8 @@ const EVENT_ICONS: Record<string, string> = {
   "draft.changes_requested": "↺",
   "milestone.changes_requested": "✎",
   "message.created": "✉",
+  "bonus.funded": "⬇",
+  "bonus.paid": "♥",
 };
 
 export function DealTimeline({ deal }: { deal: DealJson }) {

@@ -37,7 +37,13 @@ function openTo(viewer: Viewer): SQL {
 
 /** The brand, the creator, or — while the deal is open — any creator it is offered to. */
 export function visibleTo(viewer: Viewer): SQL {
-  return or(eq(deals.brandId, viewer.id), eq(deals.creatorId, viewer.id), openTo(viewer)) as SQL;
+  return or(
+    eq(deals.brandId, viewer.id),
+    // A bonus's escrow deal (parent_deal_id set) is reached by its creator only through the
+    // bonus routes (db/queries/bonuses.ts): nothing can be submitted or settled on it.
+    and(eq(deals.creatorId, viewer.id), isNull(deals.parentDealId)),
+    openTo(viewer),
+  ) as SQL;
 }
 
 export async function findVisibleDeal(db: DbOrTx, viewer: Viewer, dealId: string) {
@@ -132,6 +138,8 @@ async function keyedPage(db: DbOrTx, where: SQL, f: DealListFilter): Promise<Key
       and(
         where,
         after,
+        // Bonuses are listed on the deal they reward (GET /api/deals/:id/bonuses).
+        isNull(deals.parentDealId),
         f.status ? eq(deals.status, f.status as Deal["status"]) : undefined,
         f.platform ? eq(deals.platform, f.platform) : undefined,
         needle

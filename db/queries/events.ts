@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { type DealEvent, type DealEventType, dealEvents, deals } from "@/db/schema";
 
@@ -53,7 +53,9 @@ export async function insertEventWithFanOut(tx: DbOrTx, e: NewDealEvent): Promis
       from ev
       join deals d on d.id = ev.deal_id
       cross join lateral (values (d.brand_id), (d.creator_id)) as p (user_id)
-      where p.user_id is not null
+      -- A bonus's escrow deal (parent_deal_id set) tells its parties through bonus.* events
+      -- of the deal it rewards, not through its own.
+      where p.user_id is not null and d.parent_deal_id is null
     ),
     told as (
       insert into notifications (user_id, event_id)
@@ -128,6 +130,7 @@ export async function listVisibleEvents(db: DbOrTx, f: EventListFilter): Promise
     .where(
       and(
         or(eq(deals.brandId, f.userId), eq(deals.creatorId, f.userId)),
+        isNull(deals.parentDealId),
         f.type ? eq(dealEvents.type, f.type) : undefined,
         f.objectId
           ? or(eq(dealEvents.dealId, f.objectId), eq(dealEvents.milestoneId, f.objectId))
@@ -155,7 +158,11 @@ export async function visibleEventSeq(
     .from(dealEvents)
     .innerJoin(deals, eq(deals.id, dealEvents.dealId))
     .where(
-      and(eq(dealEvents.id, eventId), or(eq(deals.brandId, userId), eq(deals.creatorId, userId))),
+      and(
+        eq(dealEvents.id, eventId),
+        or(eq(deals.brandId, userId), eq(deals.creatorId, userId)),
+        isNull(deals.parentDealId),
+      ),
     );
   return row?.seq;
 }

@@ -1,6 +1,6 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, notExists, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { type Settlement, settlements } from "@/db/schema";
+import { deals, type Settlement, settlements } from "@/db/schema";
 
 // The reputation queue (lib/settle/reputation.ts): confirmed settlements whose record on the
 // registry is not written yet (partial index settlements_reputation_queue_idx). Drained by
@@ -35,6 +35,14 @@ export function listReputationQueue(
         eq(settlements.status, "confirmed"),
         isNull(settlements.reputationTxHash),
         eq(settlements.chainId, opts.chainId),
+        // A bonus (its own escrow deal, lib/settle/bonuses.ts) is no verdict: reputation
+        // follows verdicts only, so its release is never recorded on the registry.
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(deals)
+            .where(and(eq(deals.id, settlements.dealId), sql`${deals.parentDealId} is not null`)),
+        ),
         opts.settlementId ? eq(settlements.id, opts.settlementId) : undefined,
         opts.dealId ? eq(settlements.dealId, opts.dealId) : undefined,
       ),

@@ -435,6 +435,7 @@ export const reconcileResponse = z.object({
     assigned: z.number().int(),
     closed: z.number().int(),
     failed: z.number().int(),
+    bonusesPaid: z.number().int().describe("Funded bonuses paid by this run"),
   }),
   transactions: z.object({
     confirmed: z.number().int(),

@@ -44,6 +44,7 @@ export const API_VERSIONS: readonly ApiVersion[] = [
       "`POST /api/webhooks/:id/test` sends a test event through the real signing and retry path; deliveries show the request body and the receiver's status, headers and body.",
       "Every response carries `Request-Id`; the error envelope repeats it as `error.requestId`.",
       "`POST /api/milestones/:id/request-changes { message }`: the brand sends a submission back without a verdict; milestones carry `changeRequest` (and `history.changeRequests`), and the `milestone.changes_requested` event tells the creator. Additive: every version gets it.",
+      "`POST /api/deals/:id/bonuses { amount, message }`, `GET /api/deals/:id/bonuses[/:bonusId]` and `POST /api/deals/:id/bonuses/:bonusId/release`: after a paid milestone the brand sends a bonus, funded like a deal under the bonus's id and released through the escrow; `bonus.funded` and `bonus.paid` events. Additive: every version gets it.",
       "`GET/POST /api/deals/:id/messages` and `POST /api/deals/:id/messages/read`: a plain-text thread between a deal's brand and creator (a message may carry one image or video, sent as multipart), with an unread count per party; `message.created` events. Additive: every version gets it.",
     ],
     down: withoutMetadata,

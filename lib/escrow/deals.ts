@@ -270,10 +270,13 @@ export async function syncFunding(
     });
     if (row)
       await recordEvent(tx, {
-        dealId: deal.id,
-        type: "funded",
+        // A bonus's escrow deal (lib/settle/bonuses.ts): its parties learn it on the deal it
+        // rewards.
+        dealId: deal.parentDealId ?? deal.id,
+        type: deal.parentDealId ? "bonus.funded" : "funded",
         actorId,
         data: {
+          ...(deal.parentDealId ? { bonusId: deal.id, message: deal.bonusMessage } : {}),
           amount: unitsToDecimal(escrowDeal.funded),
           brandWallet: wallet,
           txHash: event?.txHash ?? null,

@@ -181,6 +181,20 @@ export function describeEvent(c: EventContext): EventText {
         detail: str(d.message),
       };
     }
+    case "bonus.funded":
+      return {
+        title: `${brand} funded a bonus${usdc(d.amount) ? ` of ${usdc(d.amount)}` : ""} on ${deal}`,
+        detail: str(d.message) ? `“${excerpt(d.message)}”` : "It is on its way to the creator.",
+      };
+    case "bonus.paid":
+      return {
+        title: `${creator} received a bonus${usdc(d.amount) ? ` of ${usdc(d.amount)}` : ""} on ${deal}`,
+        detail: str(d.message)
+          ? `“${excerpt(d.message)}”${str(d.txHash) ? ` Transaction ${str(d.txHash)}` : ""}`
+          : str(d.txHash)
+            ? `Transaction ${str(d.txHash)}`
+            : null,
+      };
     case "funding.returned":
       return {
         title: `${deal}: ${usdc(d.amount) ?? "a deposit"} sent back to the refund address`,

@@ -64,16 +64,31 @@ async function markPaid(
     // first deadlocked against concurrent claims, and PostgreSQL aborted the payment's
     // bookkeeping — then the deal is completed once none of its milestones is left unpaid,
     // this one included.
-    const [, done, paid, completed] = await Promise.all([
+    const [deal, done, paid, completed] = await Promise.all([
       lockDeal(tx, s.dealId),
       confirmSettlement(tx, s.id, txHash ?? s.txHash),
       markMilestoneSettled(tx, s.milestoneId, refundOnly ? "refunded" : "paid"),
       completeDealIfDone(tx, s.dealId),
       alongside?.(tx),
     ]);
-    // The events, in this order (again one round trip).
+    // The events, in this order (again one round trip). A bonus's release (its own escrow
+    // deal, lib/settle/bonuses.ts) is one `bonus.paid` event of the deal it rewards.
+    const bonusOf = deal?.parentDealId ?? null;
     await Promise.all([
-      paid
+      paid && bonusOf
+        ? recordEvent(tx, {
+            dealId: bonusOf,
+            type: "bonus.paid",
+            data: {
+              bonusId: s.dealId,
+              amount: unitsToDecimal(s.amountUnits),
+              message: deal?.bonusMessage ?? null,
+              txHash: txHash ?? s.txHash,
+              recipient: s.recipient,
+            },
+          })
+        : undefined,
+      paid && !bonusOf
         ? recordEvent(tx, {
             dealId: s.dealId,
             milestoneId: s.milestoneId,
@@ -87,7 +102,7 @@ async function markPaid(
             },
           })
         : undefined,
-      completed ? recordEvent(tx, { dealId: s.dealId, type: "completed" }) : undefined,
+      completed && !bonusOf ? recordEvent(tx, { dealId: s.dealId, type: "completed" }) : undefined,
     ]);
     if (!done) throw new Error(`settlement ${s.id} vanished`);
     return done;

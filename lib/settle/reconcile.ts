@@ -18,6 +18,7 @@ import { type DepositReport, watchDeposits } from "@/lib/escrow/deposit";
 import { drainOutbox, type OutboxReport } from "@/lib/events/outbox";
 import { log } from "@/lib/log";
 import { advanceSettlement } from "@/lib/settle/advance";
+import { payBonus } from "@/lib/settle/bonuses";
 import { drainReputationQueue } from "@/lib/settle/reputation";
 import { checkTimers, type TimerReport } from "@/lib/settle/timers";
 
@@ -30,7 +31,14 @@ import { checkTimers, type TimerReport } from "@/lib/settle/timers";
 export type ReconcileReport = {
   settlements: { confirmed: number; stillPending: number; busy: number; failed: number };
   reputations: number;
-  escrow: { funded: number; assigned: number; closed: number; failed: number };
+  escrow: {
+    funded: number;
+    assigned: number;
+    closed: number;
+    failed: number;
+    /** Funded bonuses paid by this run (or found paid). */
+    bonusesPaid: number;
+  };
   /** Deposit addresses (lib/escrow/deposit.ts): payments seen, sweeps, money returned. */
   deposits?: DepositReport;
   transactions: { confirmed: number; failed: number; stillPending: number };
@@ -53,7 +61,7 @@ export async function reconcile(
   const report: ReconcileReport = {
     settlements: { confirmed: 0, stillPending: 0, busy: 0, failed: 0 },
     reputations: 0,
-    escrow: { funded: 0, assigned: 0, closed: 0, failed: 0 },
+    escrow: { funded: 0, assigned: 0, closed: 0, failed: 0, bonusesPaid: 0 },
     transactions: { confirmed: 0, failed: 0, stillPending: 0 },
   };
   const chainId = chainConfig().chainId;
@@ -148,6 +156,13 @@ async function watchEscrow(db: Db, report: ReconcileReport, dealId?: string): Pr
       if (current.creatorId && !current.assignedAt) {
         current = await assignCreatorOnChain(db, current);
         report.escrow.assigned++;
+      }
+      // A funded bonus (lib/settle/bonuses.ts) whose release nobody finished: paid now, on
+      // the same settlement path (a settlement already under way was advanced above).
+      if (current.parentDealId && current.fundedAt && now <= refundableAt(current)) {
+        const bonus = await payBonus(db, current);
+        if (bonus.status === "paid") report.escrow.bonusesPaid++;
+        continue;
       }
       if (now > refundableAt(current)) {
         const after = await refundExpired(db, current);

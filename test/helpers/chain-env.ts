@@ -69,6 +69,16 @@ export async function withChainEnv<T>(vars: ChainEnv, fn: () => Promise<T>): Pro
  * first block), new treasury and relay-sponsor keys funded with gas, and the contracts
  * deployed and funded by the treasury.
  */
+/** A JSON-RPC call to an anvil of a test's own (evm_setAutomine, evm_mine, …). */
+export async function anvilRpc(rpcUrl: string, method: string, params: unknown[] = []) {
+  const res = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  return (await res.json()) as { result?: unknown; error?: unknown };
+}
+
 export async function startOwnChain(
   opts: { chainId?: number; stateFile?: string; blockTime?: number; genesisNumber?: number } = {},
 ) {

@@ -210,6 +210,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/deals/{id}/bonuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The deal's bonuses, newest first: every one to the brand, the funded ones to the creator. `limit` 1..100 (default 20), `cursor` from `nextCursor`. */
+        get: operations["getDealsByIdBonuses"];
+        put?: never;
+        /** The brand rewards the creator beyond the milestones: a bonus of `amount` USDC base units (1 to 1,000,000 USDC, as a string) with a plain-text message (1–1,000 characters), once a milestone of the deal is paid. A bonus is its own escrow deal (its ref is the bonus's id) with one milestone of the amount and the deal's creator: fund it exactly like a deal under the bonus's id (`funding`: GET /api/deals/{bonusId}/funding for the terms, then your wallet's `fund` and POST …/funding, a gasless POST …/funding/authorization, or its deposit address), then release it (POST …/bonuses/{bonusId}/release). Nothing moves until it is funded. A bonus never changes the creator's reputation: reputation follows verdicts only. Honours Idempotency-Key. */
+        post: operations["postDealsByIdBonuses"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deals/{id}/bonuses/{bonusId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One bonus: poll it while it is `paying`. */
+        get: operations["getDealsByIdBonusesByBonusId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deals/{id}/bonuses/{bonusId}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The brand funded the bonus: the escrow is read (a funding not reported yet is found, as POST …/funding does), the creator is assigned to the bonus's escrow deal, and the service's evaluator releases it at 100 % with the bonus record's hash — exactly once, however often or concurrently this is called; reconcile finishes a release a request left behind. Records `bonus.paid` on the deal (both parties' timelines, inboxes, e-mail and webhooks). Honours Idempotency-Key. */
+        post: operations["postDealsByIdBonusesByBonusIdRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/deals/{id}/messages/{messageId}/attachment": {
         parameters: {
             query?: never;
@@ -1484,7 +1536,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created";
+            type: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created" | "bonus.funded" | "bonus.paid";
             /** Format: uuid */
             dealId: string;
             milestoneId: string | null;
@@ -1523,6 +1575,46 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        Bonus: {
+            /**
+             * Format: uuid
+             * @description The bonus; also its escrow deal's id, under which it is funded
+             */
+            id: string;
+            /** @constant */
+            object: "bonus";
+            /**
+             * Format: uuid
+             * @description The deal the bonus rewards
+             */
+            dealId: string;
+            /** @description Decimal USDC */
+            amount: string;
+            /** @description USDC base units */
+            amountUnits: string;
+            /** @description The brand's message: plain text, render it as text */
+            message: string;
+            /**
+             * @description awaiting_funding: fund it (funding); funded: the escrow holds it, release it; paying: the release is sent; paid; cancelled or refunded: the money went back to the brand
+             * @enum {string}
+             */
+            status: "awaiting_funding" | "funded" | "paying" | "paid" | "cancelled" | "refunded";
+            /** @description Fund it like a deal: GET this for the terms (dealRef, amounts, deadline, authorization nonce, deposit address), then fund from a wallet and POST it, or POST …/authorization, or pay the deposit address */
+            funding: string;
+            /** @description The escrow deadline of the bonus */
+            deadline: string;
+            fundingTxHash: string | null;
+            /** @description The escrow release that paid the creator */
+            txHash: string | null;
+            explorerUrl: string | null;
+            /** @description keccak256 of the bonus record, carried by the release in place of a verdict hash */
+            recordHash: string;
+            createdAt: string;
+            fundedAt: string | null;
+            paidAt: string | null;
+            /** @description 202 only: the bonus's URL, to GET until it is paid */
+            poll?: string;
+        };
         Event: {
             /**
              * Format: uuid
@@ -1532,7 +1624,7 @@ export interface components {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created";
+            type: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created" | "bonus.funded" | "bonus.paid";
             /** Format: date-time */
             createdAt: string;
             /** Format: uuid */
@@ -1796,7 +1888,7 @@ export interface components {
                 /** Format: uuid */
                 id: string;
                 /** @enum {string} */
-                type: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created";
+                type: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created" | "bonus.funded" | "bonus.paid";
                 /** Format: uuid */
                 dealId: string;
                 milestoneId: string | null;
@@ -1809,7 +1901,7 @@ export interface components {
             id: string;
             url: string;
             /** @description Empty: every type */
-            eventTypes: ("created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created")[];
+            eventTypes: ("created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created" | "bonus.funded" | "bonus.paid")[];
             enabled: boolean;
             /** @description Why the service disabled it (persistent failure) */
             disabledReason: string | null;
@@ -1832,7 +1924,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created";
+            eventType: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created" | "bonus.funded" | "bonus.paid";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;
@@ -3644,6 +3736,391 @@ export interface operations {
             };
         };
     };
+    getDealsByIdBonuses: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: {
+                /** @description The API version to answer in (see /docs#changelog). Default: the version the API key is pinned to, else the current one (2026-11-24). An unknown version is refused with 400 invalid_request. */
+                "Milestone-Version"?: "2026-11-24" | "2026-06-01";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description { bonuses: [Bonus], nextCursor } */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bonuses: components["schemas"]["Bonus"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description 400 invalid_request (the query); 400 invalid_request (an unknown Milestone-Version header) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 401 unauthenticated | invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 403 insufficient_scope (an API key without the read scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 404 not_found (not a party) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 429 rate_limited (per API key and per user) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 500 internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postDealsByIdBonuses: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version to answer in (see /docs#changelog). Default: the version the API key is pinned to, else the current one (2026-11-24). An unknown version is refused with 400 invalid_request. */
+                "Milestone-Version"?: "2026-11-24" | "2026-06-01";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example 5000000 */
+                    amount: string;
+                    /** @example Thank you: the launch post did great. */
+                    message: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 201 { bonus } */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bonus: components["schemas"]["Bonus"];
+                    };
+                };
+            };
+            /** @description 400 invalid_request (amount not a whole number of base units, zero, or over 1,000,000 USDC; message empty or over 1,000 characters; a malformed Idempotency-Key); 400 invalid_json (the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 401 unauthenticated | invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 403 forbidden (the creator: only the brand sends a bonus); 403 insufficient_scope (an API key without the settle scope); 403 csrf_rejected (the session cookie, from another site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 404 not_found (not a party) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 409 invalid_state (no milestone of the deal is paid yet, or nobody took the deal) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 413 payload_too_large (over 64 KiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 415 unsupported_media_type (a body not sent as application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 429 rate_limited (per API key and per user) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 500 internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDealsByIdBonusesByBonusId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version to answer in (see /docs#changelog). Default: the version the API key is pinned to, else the current one (2026-11-24). An unknown version is refused with 400 invalid_request. */
+                "Milestone-Version"?: "2026-11-24" | "2026-06-01";
+            };
+            path: {
+                id: string;
+                bonusId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description { bonus } */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bonus: components["schemas"]["Bonus"];
+                    };
+                };
+            };
+            /** @description 400 invalid_request (the path); 400 invalid_request (an unknown Milestone-Version header) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 401 unauthenticated | invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 403 insufficient_scope (an API key without the read scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 404 not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 429 rate_limited (per API key and per user) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 500 internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postDealsByIdBonusesByBonusIdRelease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version to answer in (see /docs#changelog). Default: the version the API key is pinned to, else the current one (2026-11-24). An unknown version is refused with 400 invalid_request. */
+                "Milestone-Version"?: "2026-11-24" | "2026-06-01";
+            };
+            path: {
+                id: string;
+                bonusId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description { bonus } | 202 { bonus (paying), poll } (the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: reconcile finishes it) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bonus: components["schemas"]["Bonus"];
+                        poll?: string;
+                    };
+                };
+            };
+            /** @description 400 invalid_request (the path); 400 invalid_request (an unknown Milestone-Version header) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 401 unauthenticated | invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 403 forbidden (not the brand); 403 insufficient_scope (an API key without the settle scope); 403 csrf_rejected (the session cookie, from another site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 404 not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 409 not_funded (the escrow holds nothing for the bonus yet) | invalid_state (cancelled, or its money went back to the brand) | settlement_in_progress (another call is paying it right now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 429 rate_limited (per API key and per user) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 500 internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 502 chain_unavailable (nothing lost: call again) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getDealsByIdMessagesByMessageIdAttachment: {
         parameters: {
             query?: never;
@@ -3836,7 +4313,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 /** @description Only events of this type */
-                type?: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created";
+                type?: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created" | "bonus.funded" | "bonus.paid";
                 /** @description Only events about this deal (and its milestones) or milestone */
                 object?: string;
                 /** @description desc: newest first (browse). asc: oldest first (replay, follow) */
@@ -7246,6 +7723,8 @@ export interface operations {
                             assigned: number;
                             closed: number;
                             failed: number;
+                            /** @description Funded bonuses paid by this run */
+                            bonusesPaid: number;
                         };
                         transactions: {
                             confirmed: number;
@@ -7699,7 +8178,7 @@ export interface operations {
                     /** @description https URL on a public address that receives the events (a deployment's FETCH_ALLOWED_HOSTS may exempt local receivers, e.g. http://127.0.0.1:4000) */
                     url: string;
                     /** @description Event types to deliver; empty or omitted = all */
-                    eventTypes?: ("created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created")[];
+                    eventTypes?: ("created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created" | "bonus.funded" | "bonus.paid")[];
                     /** @description Your own key-value pairs (at most 20; keys up to 40 characters of A-Za-z0-9_.-, values up to 500 characters) */
                     metadata?: {
                         [key: string]: string;
@@ -7975,7 +8454,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     /** @description Event types to deliver; empty or omitted = all */
-                    eventTypes?: ("created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created")[];
+                    eventTypes?: ("created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created" | "bonus.funded" | "bonus.paid")[];
                     enabled?: boolean;
                     /** @description Pairs merged into the stored metadata; a key sent with "" is removed */
                     metadata?: {
@@ -8349,7 +8828,7 @@ export interface operations {
                      * @description The event type to send (any, subscribed or not)
                      * @enum {string}
                      */
-                    type: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created";
+                    type: "created" | "edited" | "funded" | "taken" | "submitted" | "verified" | "rejected" | "approved" | "paid" | "refunded" | "cancelled" | "expired" | "completed" | "appealed" | "decided" | "overdue" | "review_window_elapsed" | "deposit.received" | "funding.returned" | "draft.submitted" | "draft.approved" | "draft.changes_requested" | "milestone.changes_requested" | "message.created" | "bonus.funded" | "bonus.paid";
                 };
             };
         };
