@@ -60,6 +60,15 @@ export const evalCase = z.object({
   requirements,
   post,
   declaredHandle: z.string().nullable(),
+  /**
+   * The brand approved a draft of the post (issue 24, item 1): the live caption must match it
+   * (lib/verify/draft-match.ts, at DRAFT_MATCH_MIN_SIMILARITY's default). None unless a case
+   * says so.
+   */
+  approvedDraft: z
+    .object({ revision: z.number().int(), caption: z.string() })
+    .nullable()
+    .optional(),
   claim: z.object({ url: z.string(), text: z.string(), note: z.string() }),
   expected: z.object({
     approved: z.boolean(),
@@ -95,6 +104,9 @@ export function splitOf(c: Pick<EvalCase, "id">): Split {
   const h = keccak256(toBytes(`${SPLIT_SEED}:${c.id}`));
   return Number.parseInt(h.slice(2, 6), 16) % 100 < 30 ? "held-out" : "tune";
 }
+
+/** The similarity a live caption needs to an approved draft: DRAFT_MATCH_MIN_SIMILARITY's default. */
+export const DRAFT_MIN_SIMILARITY = 0.9;
 
 const FETCHED_AT = "2026-11-22T12:00:00.000Z";
 
@@ -140,5 +152,8 @@ export function inputOf(c: EvalCase): VerifierInput {
     milestoneTitle: c.deal.milestone,
     disclosureRequired: c.deal.disclosure,
     platform: c.deal.platform,
+    approvedDraft: c.approvedDraft
+      ? { ...c.approvedDraft, minSimilarity: DRAFT_MIN_SIMILARITY }
+      : null,
   };
 }

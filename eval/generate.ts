@@ -185,6 +185,8 @@ type Draft = {
   disclosure?: boolean;
   /** The platform shows its paid-partnership label on the post. */
   paidPartnership?: boolean;
+  /** The caption of the draft the brand approved (revision 2): the post must match it. */
+  approvedDraft?: string;
 };
 
 function captionOf(body: string, pieces: string[]): string {
@@ -229,6 +231,9 @@ function caseOf(d: Draft): EvalCase {
           paidPartnership: d.paidPartnership ?? false,
         },
     declaredHandle: d.declared === undefined ? d.t.author : d.declared,
+    ...(d.approvedDraft !== undefined
+      ? { approvedDraft: { revision: 2, caption: d.approvedDraft } }
+      : {}),
     claim: { url: d.claimUrl ?? url, text: d.claimText ?? caption, note: d.claimNote ?? "" },
     expected: { approved: d.approve },
   };
@@ -380,7 +385,8 @@ export function generatedCases(): EvalCase[] {
         }
     });
   }
-  drafts.push(...disclosureDrafts(n));
+  const disclosure = disclosureDrafts(n);
+  drafts.push(...disclosure, ...draftMatchDrafts(n + disclosure.length));
   return drafts.map(caseOf);
 }
 
@@ -522,6 +528,99 @@ function disclosureDrafts(start: number): Draft[] {
         approve: false,
         caption: `${emoji.repeat(within + 1)} ${tag}\n${captionOf(`${body} ${filler}`, items)}`,
       });
+    });
+  }
+  return drafts;
+}
+
+// ── Draft match (issue 24, item 1) ───────────────────────────────────────────────────
+// The brand approved a draft's caption; the live post is held to it (lib/verify/draft-match.ts:
+// normalised edit distance, at least 90 % the same) besides the milestone's rules and the
+// disclosure rule (on). Each label follows from how the post differs from the draft, by
+// construction: the same text (identical, or differing only in case and spacing, which a reader
+// does not see as a change) or a small edit (one letter, an emoji, a full stop) matches; a
+// rewritten claim does not (the replacement is over a third of the caption), and a caption
+// that lost its disclosure or a required hashtag fails those rules whatever its similarity.
+
+/** A claim the brand never approved, in place of the draft's sentence. */
+const CHANGED_CLAIM =
+  "Now 90% off everything with code SAVE90, today only, and it doubled my income in a week!";
+
+function draftMatchDrafts(start: number): Draft[] {
+  const drafts: Draft[] = [];
+  let n = start;
+  for (const t of TEMPLATES) {
+    const items = itemsOf(t).map((i) => i.value);
+    // The draft opens with its disclosure: the brief's own disclosure tag, else #ad.
+    const lead = items.find(isDisclosureTag) ?? "#ad";
+    const rest = items.filter((v) => v !== lead);
+    const hashtag = rest.find((v) => v.startsWith("#"));
+    BODIES.slice(0, 3).forEach((body, b) => {
+      const approved = captionOf(`${lead} ${body}`, rest);
+      const base = { t, disclosure: true, approvedDraft: approved };
+      const push = (d: Omit<Draft, "n" | "t">) => drafts.push({ ...base, ...d, n: n++ });
+      const id = (what: string) => `gen-${t.key}-draft-${what}-${b}`;
+
+      push({
+        id: id("identical"),
+        category: "gen-draft-identical",
+        why: "the post's caption is the approved draft's",
+        approve: true,
+        caption: approved,
+      });
+      push({
+        id: id("case-spacing"),
+        category: "gen-draft-whitespace-case",
+        why: "the approved caption with its sentence in capitals, doubled spaces and line breaks",
+        approve: true,
+        caption: `  ${captionOf(`${lead}\n\n${body.toUpperCase().replaceAll(" ", "  ")}`, rest)}\n`,
+      });
+      push({
+        id: id("typo"),
+        category: "gen-draft-small-edit",
+        why: "one letter of the sentence changed (a typo fixed or made)",
+        approve: true,
+        caption: captionOf(`${lead} ${body.replace("e", "a")}`, rest),
+      });
+      push({
+        id: id("emoji"),
+        category: "gen-draft-small-edit",
+        why: "an emoji added at the end",
+        approve: true,
+        caption: `${approved} \u{1F680}`,
+      });
+      push({
+        id: id("full-stop"),
+        category: "gen-draft-small-edit",
+        why: "the sentence's full stop dropped",
+        approve: true,
+        caption: captionOf(`${lead} ${body.replace(/[.!]$/, "")}`, rest),
+      });
+      push({
+        id: id("changed-claim"),
+        category: "gen-draft-changed-claim",
+        why: `the approved sentence replaced by a claim the brand never saw: "${CHANGED_CLAIM}"`,
+        approve: false,
+        caption: captionOf(`${lead} ${CHANGED_CLAIM}`, rest),
+      });
+      push({
+        id: id("no-disclosure"),
+        category: "gen-draft-removed-disclosure",
+        why: `${lead} removed: the post no longer discloses (and no longer matches the draft exactly)`,
+        approve: false,
+        caption: captionOf(body, rest),
+      });
+      if (hashtag)
+        push({
+          id: id("no-hashtag"),
+          category: "gen-draft-removed-hashtag",
+          why: `the required ${hashtag} removed from the approved caption`,
+          approve: false,
+          caption: captionOf(
+            `${lead} ${body}`,
+            rest.filter((v) => v !== hashtag),
+          ),
+        });
     });
   }
   return drafts;

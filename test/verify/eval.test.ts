@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type EvalCase, loadCases, splitOf } from "@/eval/cases";
+import { type EvalCase, inputOf, loadCases, splitOf } from "@/eval/cases";
 import { obedientAnswer } from "@/eval/obedient";
 import {
   calibrationReport,
@@ -10,6 +10,7 @@ import {
   verifiers,
   wilsonUpper,
 } from "@/eval/run";
+import { deterministicCheck } from "@/lib/verify/checks";
 import { AUTO_SETTLE_CONFIDENCE } from "@/lib/verify/confidence";
 
 // The eval set (hand-written and generated) through the rubric and the obedient model (which
@@ -63,8 +64,48 @@ describe("eval set", () => {
       "gen-disclosure-lookalike",
       "gen-disclosure-label",
       "gen-disclosure-emoji",
+      "gen-draft-identical",
+      "gen-draft-whitespace-case",
+      "gen-draft-small-edit",
+      "gen-draft-changed-claim",
+      "gen-draft-removed-disclosure",
+      "gen-draft-removed-hashtag",
     ])
       expect(categories, kind).toContain(kind);
+  });
+
+  it("the draft-match cases are decided for the reason their category names", () => {
+    const drafted = cases.filter((c) => c.category.startsWith("gen-draft-"));
+    expect(drafted.length).toBeGreaterThanOrEqual(90);
+    for (const c of drafted) {
+      expect(c.approvedDraft, c.id).toBeTruthy();
+      expect(c.deal.disclosure, c.id).toBe(true);
+      const check = deterministicCheck(inputOf(c));
+      const why = `${c.id}: ${check.missing.join("; ")}`;
+      switch (c.category) {
+        case "gen-draft-changed-claim":
+          // Its own rules all hold: only the difference from the draft rejects it.
+          expect(check.draft.length, why).toBeGreaterThan(0);
+          expect(check.missing, why).toEqual(check.draft);
+          break;
+        case "gen-draft-removed-disclosure":
+          expect(
+            check.missing.some((m) => /disclos/i.test(m)),
+            why,
+          ).toBe(true);
+          break;
+        case "gen-draft-removed-hashtag":
+          expect(
+            check.missing.some((m) => m.startsWith("hashtag ")),
+            why,
+          ).toBe(true);
+          break;
+        default:
+          // The same text, or a small edit: nothing is missing, the draft matches.
+          expect(check.missing, why).toEqual([]);
+          expect(c.expected.approved, c.id).toBe(true);
+      }
+    }
   });
 
   it("the Wilson bound: 0 of 1070 is at most 0.36 %; 0 of 120 only 3.1 %", () => {
