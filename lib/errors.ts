@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 // One error class for everything a caller can be told about. Its code decides the
 // status (the contract's table); anything that is not an AppError is a 500 `internal`.
 
@@ -61,10 +63,23 @@ const statusByCode = {
 
 export type ErrorCode = keyof typeof statusByCode;
 
-export type ErrorBody = {
-  /** `requestId`: the request's id (its Request-Id header), for finding it in the logs. */
-  error: { code: ErrorCode; message: string; details?: unknown; requestId?: string };
-};
+const errorCodes = Object.keys(statusByCode) as [ErrorCode, ...ErrorCode[]];
+
+/** The contract's error envelope: what every error answer is, documented as `Error`. */
+export const errorEnvelopeSchema = z
+  .object({
+    error: z.object({
+      code: z.enum(errorCodes),
+      message: z.string(),
+      details: z.unknown().optional(),
+      requestId: z
+        .string()
+        .optional()
+        .describe("The request's id, as in its Request-Id header: quote it when reporting"),
+    }),
+  })
+  .meta({ id: "Error", description: "The contract's error envelope" });
+export type ErrorBody = z.infer<typeof errorEnvelopeSchema>;
 
 export class AppError extends Error {
   readonly code: ErrorCode;

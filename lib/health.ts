@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { pingDatabase, type QueueDepths, queueDepths } from "@/db/queries/health";
+import { pingDatabase, queueDepths } from "@/db/queries/health";
 import { chainConfig, publicClient } from "@/lib/chain/config";
 import { signerAccount, stuckTransactionAlert } from "@/lib/chain/sender";
 import { getDb } from "@/lib/db";
@@ -8,16 +8,51 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 
-export type Health = {
-  ok: true;
-  db: "ok";
-  chain: { chainId: number; blockNumber: number; name: string };
-  /**
-   * Up, but something needs an operator: a transaction unmined longer than
-   * TX_STUCK_ALERT_SECONDS (also logged at error level). Absent when all is well.
-   */
-  degraded?: { stuckTransaction: { id: string; purpose: string; ageSeconds: number } };
-};
+export const healthSchema = z.object({
+  ok: z.literal(true),
+  db: z.literal("ok"),
+  chain: z.object({
+    chainId: z.number().int(),
+    blockNumber: z.number().int().nonnegative(),
+    name: z.string(),
+  }),
+  degraded: z
+    .object({
+      stuckTransaction: z.object({
+        id: z.string(),
+        purpose: z.string(),
+        ageSeconds: z.number().int(),
+      }),
+    })
+    .optional()
+    .describe("Up, but a transaction has waited to be mined longer than TX_STUCK_ALERT_SECONDS"),
+});
+export type Health = z.infer<typeof healthSchema>;
+
+/** For operators (?detail=1 with the cron secret): what waits for the cron, and the signer's gas money. */
+export const healthDetailSchema = z.object({
+  queues: z.object({
+    outbox: z.number().int().describe("E-mails waiting to be sent"),
+    webhooks: z.number().int().describe("Webhook deliveries waiting"),
+    pendingTransactions: z.number().int().describe("Transactions not mined yet"),
+    oldestPendingSeconds: z.number().int().nullable(),
+  }),
+  signer: z
+    .object({
+      address: z.string(),
+      balanceWei: z.string(),
+      floorWei: z.string().describe("SIGNER_BALANCE_FLOOR_WEI"),
+      belowFloor: z.boolean(),
+    })
+    .nullable(),
+});
+export type HealthDetail = z.infer<typeof healthDetailSchema>;
+
+export const healthResponse = healthSchema.extend({
+  detail: healthDetailSchema
+    .optional()
+    .describe("With ?detail=1 and the cron secret: for operators"),
+});
 
 async function checkDb(): Promise<string | null> {
   try {
@@ -75,13 +110,6 @@ export async function checkHealth(): Promise<Health> {
     ...(stuck ? { degraded: { stuckTransaction: stuck } } : {}),
   };
 }
-
-export type HealthDetail = {
-  /** What waits for the cron: e-mails, webhook deliveries, unmined transactions. */
-  queues: QueueDepths;
-  /** The service's signer (releases, refunds): its gas money against the floor. */
-  signer: { address: string; balanceWei: string; floorWei: string; belowFloor: boolean } | null;
-};
 
 /**
  * For operators (GET /api/health?detail=1, behind the cron secret): queue depths, the oldest

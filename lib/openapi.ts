@@ -6,40 +6,7 @@ import {
   type ZodOpenApiResponsesObject,
 } from "zod-openapi";
 import type { ApiKeyScope } from "@/db/schema";
-import {
-  deletedResponse,
-  depositResponse,
-  dripResponse,
-  errorEnvelopeSchema,
-  evidenceListResponse,
-  fundingTermsResponse,
-  handleListResponse,
-  handleResponse,
-  healthResponse,
-  markReadResponse,
-  notificationPageResponse,
-  oembedResponse,
-  openApiDocumentResponse,
-  profileResponse,
-  reconcileResponse,
-  relayStatusResponse,
-  reputationResponse,
-  sandboxPostPageResponse,
-  sandboxPostResponse,
-  sessionResponse,
-  signedOutResponse,
-  starterDealsResponse,
-  testFundsResponse,
-  unlockedResponse,
-  unreadCountResponse,
-  userResponse,
-  walletNonceResponse,
-  webhookDeliveryPageResponse,
-  webhookDeliveryResponse,
-  webhookEndpointPageResponse,
-  webhookEndpointResponse,
-  webhookSecretResponse,
-} from "@/lib/api/responses";
+import { openApiDocumentResponse } from "@/lib/api/responses";
 import { API_VERSIONS, CURRENT_API_VERSION, VERSION_HEADER } from "@/lib/api/versions";
 import {
   apiKeyPageResponse,
@@ -53,13 +20,21 @@ import {
   addressBody,
   roleBody,
   sessionBody,
+  sessionResponse,
+  signedOutResponse,
   walletLinkBody,
   walletNonceQuery,
 } from "@/lib/auth/schemas";
+import { userResponse } from "@/lib/auth/users";
+import { walletNonceResponse } from "@/lib/auth/wallet";
+import { dripResponse } from "@/lib/chain/faucet";
 import { chainInfoResponse } from "@/lib/chain/integrator-info";
-import { relayStatusQuery } from "@/lib/chain/relay";
+import { relayStatusQuery, relayStatusResponse } from "@/lib/chain/relay";
+import { reputationResponse } from "@/lib/chain/reputation";
+import { testFundsResponse } from "@/lib/chain/test-funds";
 import { reconcileQuery } from "@/lib/cron";
 import { dealPageResponse } from "@/lib/deals/deals";
+import { fundingTermsResponse } from "@/lib/deals/funding";
 import { messagePageResponse, messageResponse, messagesReadResponse } from "@/lib/deals/messages";
 import { milestoneDetailResponse } from "@/lib/deals/milestones";
 import {
@@ -79,6 +54,8 @@ import {
   txHashBody,
 } from "@/lib/deals/schemas";
 import { dealResponse, verdictSchema } from "@/lib/deals/serialize";
+import { starterDealsResponse } from "@/lib/deals/starter";
+import { unlockBody, unlockedResponse } from "@/lib/demo/schemas";
 import {
   changesBody,
   draftBody,
@@ -87,19 +64,32 @@ import {
   draftResponse,
   draftUploadBody,
 } from "@/lib/drafts/schemas";
+import { errorEnvelopeSchema } from "@/lib/errors";
+import { depositResponse } from "@/lib/escrow/deposit";
 import { dealEventPageResponse } from "@/lib/events/events";
 import { eventListQuery, eventPageResponse } from "@/lib/events/objects";
-import { healthQuery } from "@/lib/health";
+import { healthQuery, healthResponse } from "@/lib/health";
 import type { RouteAccess } from "@/lib/http";
 import { ledgerCsvQuery, ledgerQuery } from "@/lib/ledger/ledger";
 import { ledgerCsvResponse, ledgerPageResponse } from "@/lib/ledger/schemas";
+import {
+  markReadResponse,
+  notificationPageResponse,
+  unreadCountResponse,
+} from "@/lib/notify/inbox";
 import { markReadBody, notificationsQuery } from "@/lib/notify/schemas";
 import { pageQuery } from "@/lib/pagination";
-import { deleteHandleQuery, putHandleBody } from "@/lib/profile/handles";
+import {
+  deleteHandleQuery,
+  handleListResponse,
+  handleResponse,
+  putHandleBody,
+} from "@/lib/profile/handles";
 import { verifyHandleBody } from "@/lib/profile/verify-handle";
 import { bonusListResponse, bonusResponse, createBonusBody } from "@/lib/settle/bonus-schemas";
 import { changeRequestResponse } from "@/lib/settle/change-requests";
 import { appealResponse, decisionResponse } from "@/lib/settle/decisions";
+import { reconcileResponse } from "@/lib/settle/reconcile";
 import { dealDetailResponse } from "@/lib/settle/review";
 import {
   appealBody,
@@ -109,12 +99,26 @@ import {
   settleBody,
 } from "@/lib/settle/schemas";
 import { settleResponse } from "@/lib/settle/settle";
-import { oembedQuery, publishBody } from "@/lib/social/posts";
-import { profilePatchBody } from "@/lib/users/profile";
-import { evidenceQuery } from "@/lib/verify/evidence/read";
+import {
+  oembedQuery,
+  oembedResponse,
+  publishBody,
+  sandboxPostPageResponse,
+  sandboxPostResponse,
+} from "@/lib/social/posts";
+import { profilePatchBody, profileResponse } from "@/lib/users/profile";
+import { evidenceListResponse, evidenceQuery } from "@/lib/verify/evidence/read";
 import { precheckBody, precheckResponse } from "@/lib/verify/precheck";
 import { verifyBody } from "@/lib/verify/verify-milestone";
 import { walletOverviewResponse, withdrawalBody, withdrawalResponse } from "@/lib/wallet/schemas";
+import {
+  deletedResponse,
+  webhookDeliveryPageResponse,
+  webhookDeliveryResponse,
+  webhookEndpointPageResponse,
+  webhookEndpointResponse,
+  webhookSecretResponse,
+} from "@/lib/webhooks/endpoints";
 import { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 import { testEventBody } from "@/lib/webhooks/test-events";
 
@@ -156,11 +160,6 @@ export type Endpoint = {
    */
   errors: string[];
 };
-
-const passphraseBody = z.object({
-  passphrase: z.string().optional(),
-  code: z.string().optional().describe("Alias of passphrase (the original interface)"),
-});
 
 export const endpoints: Endpoint[] = [
   {
@@ -923,7 +922,7 @@ export const endpoints: Endpoint[] = [
     path: "/api/demo/unlock",
     tag: "Demo",
     auth: false,
-    body: passphraseBody,
+    body: unlockBody,
     summary: "Exchange the demo passphrase for an unlock cookie.",
     response: "{ unlocked: true }",
     responseSchema: unlockedResponse,

@@ -100,6 +100,7 @@ export const apiKeySchema = z
     createdAt: z.iso.datetime(),
   })
   .meta({ id: "ApiKey" });
+export type ApiKeyJson = z.infer<typeof apiKeySchema>;
 export const createdApiKeyResponse = z.object({
   key: z.string().regex(apiKeyPattern).describe("The key itself: shown in this response only"),
   apiKey: apiKeySchema,
@@ -109,19 +110,6 @@ export const apiKeyPageResponse = z.object({
   nextCursor: z.string().nullable(),
 });
 export const apiKeyResponse = z.object({ apiKey: apiKeySchema });
-
-export type ApiKeyJson = {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: ApiKeyScope[];
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-  apiVersion: string;
-  metadata: Record<string, string>;
-  createdAt: string;
-};
 
 export function toApiKeyJson(key: ApiKey): ApiKeyJson {
   return {

@@ -1,6 +1,8 @@
 import { type Address, getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { profileTypes } from "@/db/schema";
+import { iso } from "@/lib/api/fields";
+import { userSchema } from "@/lib/auth/users";
 
 // Request schemas of the auth and dev-identity endpoints.
 
@@ -54,3 +56,10 @@ export const devIdTokenBody = z.object({
     })
     .optional(),
 });
+
+export const sessionResponse = z.object({
+  user: userSchema,
+  token: z.string().describe("The session token, for Authorization: Bearer"),
+  expiresAt: iso,
+});
+export const signedOutResponse = z.object({ signedOut: z.literal(true) });

@@ -1,15 +1,20 @@
 import { getAddress } from "viem";
-import type { ProfileType, User } from "@/db/schema";
+import { z } from "zod";
+import { profileTypes, type User } from "@/db/schema";
+import { address } from "@/lib/api/fields";
 
 // The one place a user row becomes the contract's User JSON.
 
-export type UserJson = {
-  id: string;
-  email: string;
-  profileType: ProfileType;
-  /** EIP-55 checksummed; null until a wallet is proven (signature or identity token). */
-  walletAddress: string | null;
-};
+export const userSchema = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    profileType: z.enum(profileTypes),
+    walletAddress: address.nullable().describe("EIP-55; null until a wallet is proven"),
+  })
+  .meta({ id: "User" });
+export const userResponse = z.object({ user: userSchema });
+export type UserJson = z.infer<typeof userSchema>;
 
 export function toUserJson(user: User): UserJson {
   return {

@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { iso } from "@/lib/api/fields";
 import "server-only";
 import { type Address, isAddressEqual, verifyMessage } from "viem";
 import {
@@ -36,17 +38,19 @@ export const WALLET_LINK_STATEMENT =
 /** The SIWE domain (RFC 3986 authority) of this deployment, e.g. "localhost:3000". */
 export const siweDomain = () => new URL(appUrl()).host;
 
-export type WalletNonceJson = {
-  nonce: string;
-  issuedAt: string;
-  expiresAt: string;
-  domain: string;
-  uri: string;
-  statement: string;
-  chainId: number;
-  /** The message to sign, when the request named the address. */
-  message?: string;
-};
+export const walletNonceResponse = z
+  .object({
+    nonce: z.string(),
+    issuedAt: iso,
+    expiresAt: iso,
+    domain: z.string(),
+    uri: z.string(),
+    statement: z.string(),
+    chainId: z.number().int(),
+    message: z.string().optional().describe("The SIWE message to sign (given ?address=)"),
+  })
+  .meta({ id: "WalletNonce" });
+export type WalletNonceJson = z.infer<typeof walletNonceResponse>;
 
 export async function issueWalletNonce(
   db: Db,

@@ -6,6 +6,7 @@ import {
   isAddressEqual,
   zeroAddress,
 } from "viem";
+import { z } from "zod";
 import { mockUsdcAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
@@ -17,7 +18,8 @@ import {
   releaseDrip,
   setDripStatus,
 } from "@/db/queries/faucet-drips";
-import type { ChainTransaction, FaucetDrip, TxStatus, User } from "@/db/schema";
+import { type ChainTransaction, type FaucetDrip, txStatuses, type User } from "@/db/schema";
+import { address, hex32 } from "@/lib/api/fields";
 import { chainConfig, requireTreasury, requireUsdc } from "@/lib/chain/config";
 import { explorerTxUrl } from "@/lib/chain/explorer";
 import {
@@ -46,17 +48,19 @@ import { unitsToDecimal } from "@/lib/money";
 export const DRIP_UNITS = 2_000_000n;
 export const DRIP_AMOUNT = unitsToDecimal(DRIP_UNITS, 2); // "2.00"
 
-export type DripResult = {
-  funded: boolean;
-  amount: string;
-  txHash: Hex;
-  reason?: "already_funded";
-  /** Extra fields beyond the contract's: the checksummed address, the drip's state, a link. */
-  address: Address;
-  chainId: number;
-  status: TxStatus;
-  explorerUrl: string | null;
-};
+export const dripResponse = z
+  .object({
+    funded: z.boolean().describe("false: this address or user had its drip already"),
+    amount: z.string().describe('"2.00"'),
+    txHash: hex32,
+    reason: z.literal("already_funded").optional(),
+    address,
+    chainId: z.number().int(),
+    status: z.enum(txStatuses),
+    explorerUrl: z.string().nullable(),
+  })
+  .meta({ id: "Drip" });
+export type DripResult = z.infer<typeof dripResponse>;
 
 const faucetUnavailable = (cause?: unknown) =>
   new AppError(

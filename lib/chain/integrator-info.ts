@@ -18,19 +18,6 @@ export const CONFIRMATIONS = 1;
 
 export type TokenDomain = { name: string; version: string };
 
-export type ChainInfoJson = {
-  chainId: number;
-  /** The configured chain's key: local | base-sepolia | sepolia | arc-testnet | base. */
-  name: string;
-  /** A public JSON-RPC endpoint (the local node on the local chain). */
-  rpcUrl: string;
-  usdc: Address;
-  escrow: Address;
-  /** The token's EIP-712 domain name and version (chainId and verifyingContract are the above). */
-  usdcDomain: TokenDomain;
-  confirmations: number;
-};
-
 const eip712DomainAbi = [
   {
     type: "function",
@@ -154,6 +141,4 @@ export const chainInfoResponse = z
     confirmations: z.number().int().positive(),
   })
   .meta({ id: "ChainInfo" });
-
-type Assignable<A extends B, B> = A;
-export type ChainInfoSchemaCheck = Assignable<z.infer<typeof chainInfoResponse>, ChainInfoJson>;
+export type ChainInfoJson = z.infer<typeof chainInfoResponse>;

@@ -1,5 +1,6 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
+import { address } from "@/lib/api/fields";
 import { type ChainConfig, chainConfig } from "@/lib/chain/config";
 import { env } from "@/lib/env";
 
@@ -12,14 +13,17 @@ export type RelayProvider = "local" | "gelato";
 /** Chains a Gelato-style relayer serves (sponsored calls). */
 const gelatoChains = new Set([84532, 11155111, 8453]);
 
-export type RelayStatus = {
-  configured: boolean;
-  provider: RelayProvider | null;
-  chainId: number;
-  supported: boolean;
-  sponsor?: string;
-  reason?: string;
-};
+export const relayStatusResponse = z
+  .object({
+    configured: z.boolean(),
+    provider: z.enum(["local", "gelato"]).nullable(),
+    chainId: z.number().int(),
+    supported: z.boolean(),
+    sponsor: address.optional(),
+    reason: z.string().optional(),
+  })
+  .meta({ id: "RelayStatus" });
+export type RelayStatus = z.infer<typeof relayStatusResponse>;
 
 export function relayProvider(config: ChainConfig = chainConfig()): RelayProvider | null {
   const e = env();

@@ -10,10 +10,12 @@ import {
   zeroAddress,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { z } from "zod";
 import { reputationRegistryAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
 import { findLatestByPurpose, lockPurpose } from "@/db/queries/chain-transactions";
 import type { ChainTransaction } from "@/db/schema";
+import { address, score } from "@/lib/api/fields";
 import { type ChainConfig, chainConfig, publicClient, requireTreasury } from "@/lib/chain/config";
 import {
   awaitReceipt,
@@ -33,14 +35,16 @@ import { AppError } from "@/lib/errors";
 // (`0x` + 32 zeros + the UUID's hex without dashes). Unlike a hash it is reversible, so the
 // explorer can show which milestone a record belongs to; it is never zero for a UUID.
 
-export type Reputation = {
-  wallet: Address;
-  chainId: number;
-  registry: Address;
-  count: number;
-  /** Mean score in [0,1] (the registry's mean in basis points, rounded down, / 10000). */
-  score: number | null;
-};
+export const reputationResponse = z
+  .object({
+    wallet: address,
+    chainId: z.number().int(),
+    registry: address,
+    count: z.number().int().nonnegative(),
+    score: score.nullable().describe("Mean score; null before any record"),
+  })
+  .meta({ id: "Reputation" });
+export type Reputation = z.infer<typeof reputationResponse>;
 
 export type RecordReputationInput = {
   wallet: Address;

@@ -1,7 +1,9 @@
-import { type Address, encodeFunctionData, getAddress, type Hex, parseEther, toHex } from "viem";
+import { encodeFunctionData, getAddress, type Hex, parseEther, toHex } from "viem";
+import { z } from "zod";
 import { mockUsdcAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
 import type { User } from "@/db/schema";
+import { address, hex32 } from "@/lib/api/fields";
 import { chainConfig, publicClient, requireTreasury, requireUsdc } from "@/lib/chain/config";
 import { explorerTxUrl } from "@/lib/chain/explorer";
 import { recordTransaction, resumeTransaction } from "@/lib/chain/sender";
@@ -15,12 +17,13 @@ import { unitsToDecimal } from "@/lib/money";
 export const TEST_USDC_UNITS = 1_000_000_000n; // 1,000 USDC
 const GAS_MONEY = parseEther("1");
 
-export type TestFundsResult = {
-  address: Address;
-  amount: string;
-  txHash: Hex;
-  explorerUrl: string | null;
-};
+export const testFundsResponse = z.object({
+  address,
+  amount: z.string(),
+  txHash: hex32,
+  explorerUrl: z.string().nullable(),
+});
+export type TestFundsResult = z.infer<typeof testFundsResponse>;
 
 export async function mintTestFunds(db: Db, _caller: User, to: string): Promise<TestFundsResult> {
   const config = chainConfig();

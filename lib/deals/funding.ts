@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type Address, encodeFunctionData, getAddress, type Hex, parseSignature } from "viem";
+import { z } from "zod";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
 import { findLatestByPurpose } from "@/db/queries/chain-transactions";
@@ -11,7 +12,8 @@ import {
   holdForFunding,
   releaseFundingHold,
 } from "@/db/queries/escrow";
-import type { Deal } from "@/db/schema";
+import { type Deal, dealStatuses } from "@/db/schema";
+import { address, decimal, hex32, units } from "@/lib/api/fields";
 import { chainConfig, requireEscrow } from "@/lib/chain/config";
 import { relayProvider } from "@/lib/chain/relay";
 import { gelatoRelayer } from "@/lib/chain/relayer";
@@ -34,6 +36,7 @@ import {
   cancelThroughForwarder,
   type DepositJson,
   depositJson,
+  depositSchema,
   ensureDeposit,
   watchDeposit,
 } from "@/lib/escrow/deposit";
@@ -415,3 +418,33 @@ export async function refundExpiredMilestones(
   if (!deal.fundedAt) throw new AppError("not_funded", "This deal was never funded.");
   return renderDeal(db, await refundExpired(db, deal));
 }
+
+export const fundingTermsSchema = z
+  .object({
+    chainId: z.number().int(),
+    escrow: address,
+    usdc: address,
+    dealRef: hex32.describe("The deal's ref: what `fund` and `fundWithAuthorization` take"),
+    dealKey: hex32
+      .nullable()
+      .describe(
+        "The escrow key of the deal funded by `?brand=` (or the brand's known funding wallet): keccak256(abi.encode(funder, dealRef))",
+      ),
+    evaluator: address.describe("This service: the only address that can release milestones"),
+    deadline: z.number().int().describe("Unix seconds"),
+    graceSeconds: z.number().int(),
+    amounts: z.array(units).describe("Milestone amounts, in order"),
+    total: decimal,
+    totalUnits: units,
+    authorizationNonce: hex32
+      .nullable()
+      .describe("The EIP-3009 nonce a gasless authorization must carry (given ?brand=)"),
+    status: z.enum(dealStatuses),
+    deposit: depositSchema
+      .nullable()
+      .describe(
+        "The deal's deposit address (null: the brand has no wallet and named no refund address, or the deal never had one)",
+      ),
+  })
+  .meta({ id: "FundingTerms" });
+export const fundingTermsResponse = z.object({ funding: fundingTermsSchema });

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Db } from "@/db/client";
 import {
   insertStarterDeals,
@@ -7,6 +8,7 @@ import {
 import type { Requirements } from "@/db/schema";
 import { type Caller, renderDeals, requireRole } from "@/lib/deals/deals";
 import type { DealJson } from "@/lib/deals/serialize";
+import { dealSchema } from "@/lib/deals/serialize";
 import { sandboxSocialEnabled } from "@/lib/env";
 import { recordEvent } from "@/lib/events/events";
 import { usdcToUnits } from "@/lib/money";
@@ -157,3 +159,8 @@ export async function ensureStarterDeals(
   list.sort((a, b) => order(a.starterKey) - order(b.starterKey));
   return { created, deals: await renderDeals(db, list) };
 }
+
+export const starterDealsResponse = z.object({
+  created: z.number().int().nonnegative().describe("0: they existed already (200)"),
+  deals: z.array(dealSchema),
+});

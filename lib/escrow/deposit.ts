@@ -14,6 +14,7 @@ import {
   toHex,
   zeroAddress,
 } from "viem";
+import { z } from "zod";
 import { depositForwarderAbi, depositForwarderFactoryAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
 import { listDealMilestones } from "@/db/queries/deals";
@@ -30,6 +31,7 @@ import {
 import { getDeal } from "@/db/queries/escrow";
 import { getUserById } from "@/db/queries/users";
 import type { ChainTransaction, Deal, DealDeposit, DepositStatus, Milestone } from "@/db/schema";
+import { address, decimal, units } from "@/lib/api/fields";
 import { chainConfig, publicClient, requireTreasury, requireUsdc } from "@/lib/chain/config";
 import {
   chainUnavailable,
@@ -149,22 +151,39 @@ export const depositCall = {
 
 // ---- the deal's deposit address ---------------------------------------------------------
 
-export type DepositJson = {
-  address: Address;
-  /** The exact total to send (decimal USDC). */
-  amount: string;
-  amountUnits: string;
-  token: { symbol: "USDC"; address: Address; decimals: 6 };
-  chainId: number;
-  network: string;
-  /** EIP-681 payment URI (for a QR code). */
-  paymentUri: string;
-  /** What the address received so far (decimal USDC): its balance, or what it swept or returned. */
-  received: string;
-  receivedUnits: string;
-  status: DepositStatus;
-  refundAddress: Address;
-};
+export const depositSchema = z
+  .object({
+    address: address.describe(
+      "Send exactly `amount` USDC here, from any wallet or exchange: the deal's deposit forwarder (CREATE2), which can only fund this deal in the escrow or return the money to `refundAddress`",
+    ),
+    amount: decimal.describe("The deal's total, in USDC"),
+    amountUnits: units,
+    token: z.object({
+      symbol: z.literal("USDC"),
+      address,
+      decimals: z.literal(6),
+    }),
+    chainId: z.number().int(),
+    network: z.string().describe("The chain's name"),
+    paymentUri: z
+      .string()
+      .describe("EIP-681: ethereum:<usdc>@<chainId>/transfer?address=<deposit>&uint256=<units>"),
+    received: decimal.describe(
+      "What the address received (its balance while waiting; what it swept or returned after)",
+    ),
+    receivedUnits: units,
+    status: z
+      .enum(["awaiting", "underpaid", "funded", "returned"])
+      .describe(
+        "awaiting: nothing yet; underpaid: less than `amount` (send the rest); funded: swept into the escrow; returned: sent back to `refundAddress`",
+      ),
+    refundAddress: address.describe(
+      "Where an over-payment, a deposit to a cancelled or expired deal, and every unreleased amount go back",
+    ),
+  })
+  .meta({ id: "Deposit" });
+export const depositResponse = z.object({ deposit: depositSchema });
+export type DepositJson = z.infer<typeof depositSchema>;
 
 function requireFactory(): Address {
   const factory = chainConfig().depositFactory;

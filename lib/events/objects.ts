@@ -17,22 +17,6 @@ import { decodeCursor, encodeCursor, pageQuery } from "@/lib/pagination";
 // milestone `{ id, object: "milestone", dealId, position, title, amount, status, revision,
 // dueAt, refundTxHash, metadata, createdAt }` (amounts are USDC decimal strings).
 
-export type EventJson = {
-  id: string;
-  object: "event";
-  type: DealEvent["type"];
-  createdAt: string;
-  dealId: string;
-  milestoneId: string | null;
-  actor: { id: string } | null;
-  /** True for a test event sent from the webhook settings (POST /api/webhooks/:id/test). */
-  test: boolean;
-  data: Record<string, unknown> & {
-    object: Record<string, unknown> | null;
-    previous_attributes?: Record<string, unknown>;
-  };
-};
-
 /** The fields of an event row the event object is built from (a delivery's claim has them). */
 export type EventRow = Pick<
   DealEvent,
@@ -57,7 +41,8 @@ export function eventJson(e: EventRow): EventJson {
       ...e.data,
       dealId: e.dealId,
       milestoneId: e.milestoneId,
-      object: e.object ?? null,
+      // The snapshot db/queries/events.ts wrote with the event: a deal or a milestone.
+      object: (e.object ?? null) as EventJson["data"]["object"],
       ...(e.previousAttributes ? { previous_attributes: e.previousAttributes } : {}),
     },
   };
@@ -89,6 +74,7 @@ export const eventSchema = z
       .describe("The snapshot, the changed fields, and the event's own details"),
   })
   .meta({ id: "Event" });
+export type EventJson = z.infer<typeof eventSchema>;
 
 export const eventPageResponse = z.object({
   events: z.array(eventSchema),

@@ -10,6 +10,7 @@ import {
 } from "@/db/queries/ledger";
 import { explorerTxUrl } from "@/lib/chain/explorer";
 import { notFound } from "@/lib/errors";
+import type { ledgerEntrySchema } from "@/lib/ledger/schemas";
 import { unitsToDecimal } from "@/lib/money";
 import { decodeCursor, encodeCursor, type Page, pageQuery, toPage } from "@/lib/pagination";
 
@@ -44,34 +45,7 @@ export type LedgerQuery = z.infer<typeof ledgerQuery>;
 /** GET /api/ledger.csv: the filters, without paging (the export is the whole ledger). */
 export const ledgerCsvQuery = ledgerQuery.pick({ kind: true, dealId: true, from: true, to: true });
 
-export type LedgerEntryJson = {
-  id: string;
-  kind: LedgerKind;
-  /** Refunds only: remainder (the rest of a released milestone), cancel or expired. */
-  reason: RefundReason | null;
-  /** Whose side: the deal's brand or its creator, or the account itself (withdrawals). */
-  role: "brand" | "creator" | "account";
-  date: string;
-  /** null for a withdrawal (money sent out of the user's own wallet). */
-  deal: { id: string; title: string } | null;
-  milestone: { id: string; position: number; title: string } | null;
-  /** USDC, a decimal string with 6 places. */
-  amount: string;
-  amountUnits: string;
-  currency: "USDC";
-  from: string | null;
-  to: string | null;
-  /**
-   * The other side: the escrow for fundings and refunds, the other party for releases, the
-   * destination for withdrawals.
-   */
-  counterparty: { address: string | null; name: string | null };
-  chainId: number | null;
-  txHash: string | null;
-  explorerUrl: string | null;
-  /** Releases and remainders: the verdict record's hash the release carried on-chain. */
-  verdictHash: string | null;
-};
+export type LedgerEntryJson = z.infer<typeof ledgerEntrySchema>;
 
 export function entryJson(r: LedgerRow): LedgerEntryJson {
   return {

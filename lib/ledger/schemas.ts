@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type LedgerEntryJson, ledgerKinds } from "@/lib/ledger/ledger";
+import { ledgerKinds } from "@/lib/ledger/ledger";
 
 // The ledger's documented answers (lib/openapi.ts), checked against real answers in
 // test/ledger/ledger.test.ts and against the code's type below.
@@ -47,6 +47,3 @@ export const ledgerCsvResponse = z
   .describe(
     "text/csv (RFC 4180, CRLF), header row: date,id,kind,reason,role,deal_id,deal,milestone,amount,currency,from,to,counterparty,counterparty_name,chain_id,tx_hash,explorer_url,verdict_hash",
   );
-
-type Assignable<A extends B, B> = A;
-export type LedgerSchemaChecks = [Assignable<z.infer<typeof ledgerEntrySchema>, LedgerEntryJson>];

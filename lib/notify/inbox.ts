@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
 import { countUnread, listInbox, markRead } from "@/db/queries/notifications";
-import type { DealEventType } from "@/db/schema";
+import { dealEventTypes } from "@/db/schema";
+import { iso, nextCursor } from "@/lib/api/fields";
 import { describeEvent } from "@/lib/notify/describe";
 import type { MarkReadBody } from "@/lib/notify/schemas";
 import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@/lib/pagination";
@@ -10,20 +11,34 @@ import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@
 // The in-app inbox: the other party's actions (and the service's) on the caller's deals,
 // built from the activity log. Every query is the caller's own rows only.
 
-export type NotificationJson = {
-  id: string;
-  read: boolean;
-  createdAt: string;
-  title: string;
-  detail: string | null;
-  event: {
-    id: string;
-    type: DealEventType;
-    dealId: string;
-    milestoneId: string | null;
-    actor: "brand" | "creator" | "service";
-  };
-};
+export const notificationSchema = z
+  .object({
+    id: z.uuid(),
+    read: z.boolean(),
+    createdAt: iso,
+    title: z.string(),
+    detail: z.string().nullable(),
+    event: z.object({
+      id: z.uuid(),
+      type: z.enum(dealEventTypes),
+      dealId: z.uuid(),
+      milestoneId: z.uuid().nullable(),
+      actor: z.enum(["brand", "creator", "service"]),
+    }),
+  })
+  .meta({ id: "Notification" });
+const unreadCountField = z.number().int().nonnegative();
+export const notificationPageResponse = z.object({
+  notifications: z.array(notificationSchema),
+  nextCursor,
+  unreadCount: unreadCountField,
+});
+export const unreadCountResponse = z.object({ unreadCount: unreadCountField });
+export const markReadResponse = z.object({
+  marked: z.number().int().nonnegative().describe("How many were unread and are now read"),
+  unreadCount: unreadCountField,
+});
+export type NotificationJson = z.infer<typeof notificationSchema>;
 
 const LIST = "notifications";
 const position = z.tuple([z.string().regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/), z.uuid()]);

@@ -12,6 +12,7 @@ import {
   upsertHandle,
 } from "@/db/queries/creator-handles";
 import type { User } from "@/db/schema";
+import { iso } from "@/lib/api/fields";
 import { now } from "@/lib/clock";
 import { AppError, notFound } from "@/lib/errors";
 
@@ -52,16 +53,26 @@ export function handleCodeFor(at: Date = now()): { code: string; expiresAt: Date
   return { code: newHandleCode(), expiresAt: new Date(at.getTime() + HANDLE_CODE_TTL_MS), now: at };
 }
 
-export type HandleJson = {
-  platform: string;
-  handle: string;
-  createdAt: string;
-  /** Whether the creator proved they own it: only then do its posts count. */
-  verified: boolean;
-  verifiedAt: string | null;
-  /** The code to place in a post by the handle, while unverified; null once verified (or none issued). */
-  verification: { code: string; expiresAt: string; expired: boolean } | null;
-};
+export const handleSchema = z
+  .object({
+    platform: z.string(),
+    handle: z.string(),
+    createdAt: iso,
+    verified: z.boolean().describe("Proved the caller's: only then do its posts count"),
+    verifiedAt: iso.nullable(),
+    verification: z
+      .object({
+        code: z.string().describe("Place it in a post by the handle, then ask for the check"),
+        expiresAt: iso,
+        expired: z.boolean(),
+      })
+      .nullable()
+      .describe("While unverified: the one-time code to place"),
+  })
+  .meta({ id: "Handle" });
+export const handleListResponse = z.object({ handles: z.array(handleSchema) });
+export const handleResponse = z.object({ handle: handleSchema });
+export type HandleJson = z.infer<typeof handleSchema>;
 
 export const handleJson = (h: CreatorHandle, at: Date = now()): HandleJson => ({
   platform: h.platform,

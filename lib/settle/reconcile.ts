@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Db } from "@/db/client";
 import { touchDeal } from "@/db/queries/escrow";
 import { deleteExpiredIdempotencyKeys } from "@/db/queries/idempotency-keys";
@@ -14,13 +15,13 @@ import {
   syncFunding,
   syncRefunds,
 } from "@/lib/escrow/deals";
-import { type DepositReport, watchDeposits } from "@/lib/escrow/deposit";
-import { drainOutbox, type OutboxReport } from "@/lib/events/outbox";
+import { watchDeposits } from "@/lib/escrow/deposit";
+import { drainOutbox } from "@/lib/events/outbox";
 import { log } from "@/lib/log";
 import { advanceSettlement } from "@/lib/settle/advance";
 import { payBonus } from "@/lib/settle/bonuses";
 import { drainReputationQueue } from "@/lib/settle/reputation";
-import { checkTimers, type TimerReport } from "@/lib/settle/timers";
+import { checkTimers } from "@/lib/settle/timers";
 
 // Finishes work a request left behind (a crash, an RPC outage, a receipt timeout):
 // settlements left `pending` or `submitted` are advanced exactly as a new settle call
@@ -28,27 +29,54 @@ import { checkTimers, type TimerReport } from "@/lib/settle/timers";
 // payment), paid settlements get their reputation record, and any other transaction of
 // ours still in flight (faucet drips, attestations) is resumed.
 
-export type ReconcileReport = {
-  settlements: { confirmed: number; stillPending: number; busy: number; failed: number };
-  reputations: number;
-  escrow: {
-    funded: number;
-    assigned: number;
-    closed: number;
-    failed: number;
-    /** Funded bonuses paid by this run (or found paid). */
-    bonusesPaid: number;
-  };
-  /** Deposit addresses (lib/escrow/deposit.ts): payments seen, sweeps, money returned. */
-  deposits?: DepositReport;
-  transactions: { confirmed: number; failed: number; stillPending: number };
-  /** Webhook deliveries and e-mails sent (lib/events/outbox.ts); full runs only. */
-  outbox?: OutboxReport;
-  /** Review windows run out and milestones gone overdue (lib/settle/timers.ts); full runs only. */
-  timers?: TimerReport;
-  /** Idempotency keys past their 24 hours, deleted; full runs only. */
-  expiredIdempotencyKeys?: number;
-};
+const drained = z.object({
+  retrying: z.number().int(),
+  failed: z.number().int(),
+});
+export const reconcileResponse = z.object({
+  settlements: z.object({
+    confirmed: z.number().int(),
+    stillPending: z.number().int(),
+    busy: z.number().int(),
+    failed: z.number().int(),
+  }),
+  reputations: z.number().int(),
+  escrow: z.object({
+    funded: z.number().int(),
+    assigned: z.number().int(),
+    closed: z.number().int(),
+    failed: z.number().int(),
+    bonusesPaid: z.number().int().describe("Funded bonuses paid by this run"),
+  }),
+  transactions: z.object({
+    confirmed: z.number().int(),
+    failed: z.number().int(),
+    stillPending: z.number().int(),
+  }),
+  outbox: z
+    .object({
+      webhooks: drained.extend({ delivered: z.number().int() }),
+      emails: drained.extend({ sent: z.number().int() }),
+    })
+    .optional(),
+  timers: z
+    .object({ reviewWindowsElapsed: z.number().int(), overdue: z.number().int() })
+    .optional(),
+  expiredIdempotencyKeys: z
+    .number()
+    .int()
+    .optional()
+    .describe("Idempotency keys past their 24 hours, deleted; full runs only"),
+  deposits: z
+    .object({
+      received: z.number().int(),
+      swept: z.number().int(),
+      returned: z.number().int(),
+      failed: z.number().int(),
+    })
+    .optional(),
+});
+export type ReconcileReport = z.infer<typeof reconcileResponse>;
 
 /**
  * `settlementId`: finish just that settlement (an operator's targeted run); `dealId`: just

@@ -14,7 +14,6 @@ import { now } from "@/lib/clock";
 import {
   type DealJson,
   dealSchema,
-  type MilestoneJson,
   milestoneSchema,
   type VerdictJson,
   verdictJson,

@@ -15,12 +15,7 @@ import { relayStatus } from "@/lib/chain/relay";
 import type { GasEstimate } from "@/lib/chain/sender";
 import type { Caller } from "@/lib/deals/deals";
 import { claimPaidPost, paidPostKeys } from "@/lib/deals/evidence-claims";
-import {
-  getMilestone,
-  type MilestoneDetailJson,
-  milestoneDetailOf,
-  milestoneDetailSchema,
-} from "@/lib/deals/milestones";
+import { getMilestone, milestoneDetailOf, milestoneDetailSchema } from "@/lib/deals/milestones";
 import {
   type SettlementJson,
   settlementJson,

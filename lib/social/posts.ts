@@ -14,6 +14,7 @@ import {
   listSandboxPosts,
 } from "@/db/queries/sandbox-posts";
 import type { SandboxPost, User } from "@/db/schema";
+import { iso, nextCursor } from "@/lib/api/fields";
 import { sandboxOrigin, sandboxSocialEnabled } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
 import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@/lib/pagination";
@@ -45,16 +46,39 @@ export const oembedQuery = z.object({
   format: z.enum(["json"]).default("json"),
 });
 
-export type SandboxPostJson = {
-  id: string;
-  url: string;
-  handle: string;
-  caption: string;
-  mediaType: string;
-  paidPartnership: boolean;
-  createdAt: string;
-  deleted: boolean;
-};
+export const sandboxPostSchema = z
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    handle: z.string(),
+    caption: z.string(),
+    mediaType: z.string(),
+    paidPartnership: z.boolean().describe("The post shows the sandbox's paid-partnership label"),
+    createdAt: iso,
+    deleted: z.boolean(),
+  })
+  .meta({ id: "SandboxPost" });
+export const sandboxPostResponse = z.object({ post: sandboxPostSchema });
+export const sandboxPostPageResponse = z.object({ posts: z.array(sandboxPostSchema), nextCursor });
+export const oembedResponse = z
+  .object({
+    version: z.literal("1.0"),
+    type: z.enum(["photo", "video"]),
+    provider_name: z.string(),
+    provider_url: z.string(),
+    url: z.string(),
+    title: z.string(),
+    author_name: z.string(),
+    author_url: z.string(),
+    media_type: z.string(),
+    paid_partnership: z
+      .boolean()
+      .describe("The sandbox's own field: the post shows its paid-partnership label"),
+    published_at: iso,
+    thumbnail_url: z.string().nullable(),
+  })
+  .meta({ id: "OEmbed" });
+export type SandboxPostJson = z.infer<typeof sandboxPostSchema>;
 
 export function sandboxPostJson(p: SandboxPost): SandboxPostJson {
   return {

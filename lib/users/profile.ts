@@ -2,19 +2,22 @@ import "server-only";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { getUserById, setDisplayName } from "@/db/queries/users";
-import type { User } from "@/db/schema";
+import { profileTypes, type User } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 
 // The caller's public profile: the display name the other party sees on deals (an
 // organisation's name, a creator's) instead of the e-mail address.
 
-export type ProfileJson = {
-  id: string;
-  email: string;
-  profileType: User["profileType"];
-  /** null: none set; pages then fall back to the e-mail. */
-  displayName: string | null;
-};
+export const profileSchema = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    profileType: z.enum(profileTypes),
+    displayName: z.string().nullable().describe("null: none set (the e-mail is shown)"),
+  })
+  .meta({ id: "Profile" });
+export const profileResponse = z.object({ profile: profileSchema });
+export type ProfileJson = z.infer<typeof profileSchema>;
 
 export const profilePatchBody = z.object({
   /** 1..80 visible characters, trimmed; null or "" removes it. */

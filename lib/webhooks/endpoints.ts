@@ -15,9 +15,16 @@ import {
   setEndpointSecret,
   updateOwnEndpoint,
 } from "@/db/queries/webhooks";
-import type { DealEventType, WebhookDelivery, WebhookEndpoint } from "@/db/schema";
+import {
+  type DealEventType,
+  dealEventTypes,
+  deliveryStatuses,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from "@/db/schema";
+import { iso, metadataJson, nextCursor } from "@/lib/api/fields";
 import { AppError, notFound } from "@/lib/errors";
-import { assertMetadataSize, type Metadata } from "@/lib/metadata";
+import { assertMetadataSize } from "@/lib/metadata";
 import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@/lib/pagination";
 import type { createEndpointBody, updateEndpointBody } from "@/lib/webhooks/schemas";
 import { newWebhookSecret } from "@/lib/webhooks/signature";
@@ -29,36 +36,67 @@ import { assertWebhookUrl } from "@/lib/webhooks/url";
 
 export const MAX_ENDPOINTS_PER_USER = 20;
 
-export type WebhookEndpointJson = {
-  id: string;
-  url: string;
-  eventTypes: DealEventType[];
-  enabled: boolean;
-  /** Why the service disabled it (persistent failure); null when enabled or disabled by you. */
-  disabledReason: string | null;
-  disabledAt: string | null;
-  metadata: Metadata;
-  createdAt: string;
-  updatedAt: string;
-};
-
-export type WebhookDeliveryJson = {
-  id: string;
-  eventId: string;
-  eventType: DealEventType;
-  status: WebhookDelivery["status"];
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  nextAttemptAt: string | null;
-  deliveredAt: string | null;
-  /** A test event (POST /api/webhooks/:id/test), not one of your deals'. */
-  test: boolean;
-  /** The last attempt: the body sent, and what the receiver answered (null before one). */
-  request: { body: string } | null;
-  response: { status: number | null; headers: Record<string, string>; body: string } | null;
-  createdAt: string;
-};
+export const webhookEndpointSchema = z
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    eventTypes: z.array(z.enum(dealEventTypes)).describe("Empty: every type"),
+    enabled: z.boolean(),
+    disabledReason: z
+      .string()
+      .nullable()
+      .describe("Why the service disabled it (persistent failure)"),
+    disabledAt: iso.nullable(),
+    metadata: metadataJson,
+    createdAt: iso,
+    updatedAt: iso,
+  })
+  .meta({ id: "WebhookEndpoint" });
+export const webhookDeliverySchema = z
+  .object({
+    id: z.uuid(),
+    eventId: z.uuid().describe("The event's id: the receiver de-duplicates on it"),
+    eventType: z.enum(dealEventTypes),
+    status: z.enum(deliveryStatuses),
+    attempts: z.number().int().nonnegative(),
+    lastStatusCode: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    nextAttemptAt: iso.nullable().describe("When the next attempt is due (pending only)"),
+    deliveredAt: iso.nullable(),
+    test: z.boolean().describe("A test event (POST /api/webhooks/:id/test)"),
+    request: z
+      .object({ body: z.string() })
+      .nullable()
+      .describe("The last attempt's request body (null before the first)"),
+    response: z
+      .object({
+        status: z.number().int().nullable(),
+        headers: z.record(z.string(), z.string()),
+        body: z.string().describe("The first 2 KiB"),
+      })
+      .nullable()
+      .describe("What the receiver answered to the last attempt (null: no answer)"),
+    createdAt: iso,
+  })
+  .meta({ id: "WebhookDelivery" });
+export const webhookEndpointResponse = z.object({ endpoint: webhookEndpointSchema });
+export const webhookSecretResponse = z.object({
+  endpoint: webhookEndpointSchema,
+  secret: z.string().describe("The signing secret: shown in this answer only"),
+});
+export const webhookEndpointPageResponse = z.object({
+  endpoints: z.array(webhookEndpointSchema),
+  nextCursor,
+});
+/** DELETE /api/webhooks/:id answers this. */
+export const deletedResponse = z.object({ deleted: z.literal(true) });
+export const webhookDeliveryPageResponse = z.object({
+  deliveries: z.array(webhookDeliverySchema),
+  nextCursor,
+});
+export const webhookDeliveryResponse = z.object({ delivery: webhookDeliverySchema });
+export type WebhookEndpointJson = z.infer<typeof webhookEndpointSchema>;
+export type WebhookDeliveryJson = z.infer<typeof webhookDeliverySchema>;
 
 const endpointJson = (w: WebhookEndpoint): WebhookEndpointJson => ({
   id: w.id,

@@ -40,7 +40,7 @@ export function makeTestEvent(type: DealEventType, now = new Date()): EventJson 
   const object = milestoneId
     ? {
         id: milestoneId,
-        object: "milestone",
+        object: "milestone" as const,
         dealId,
         position: 0,
         title: "Launch post (test)",
@@ -61,7 +61,7 @@ export function makeTestEvent(type: DealEventType, now = new Date()): EventJson 
       }
     : {
         id: dealId,
-        object: "deal",
+        object: "deal" as const,
         title: "Spring launch (test)",
         description: "A test event: no such deal exists.",
         platform: "instagram",

@@ -2,15 +2,12 @@ import { ApiError, createClient } from "@milestone/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as keysRoute from "@/app/api/keys/route";
 import type { ApiKeyScope } from "@/db/schema";
-import {
-  notificationPageResponse,
-  webhookDeliveryPageResponse,
-  webhookSecretResponse,
-} from "@/lib/api/responses";
 import { dealPageResponse } from "@/lib/deals/deals";
 import { resetEnvCache } from "@/lib/env";
+import { notificationPageResponse } from "@/lib/notify/inbox";
 import { dealDetailResponse } from "@/lib/settle/review";
 import { settleResponse } from "@/lib/settle/settle";
+import { webhookDeliveryPageResponse, webhookSecretResponse } from "@/lib/webhooks/endpoints";
 import { fundDeal } from "../helpers/fund-deal";
 import { call } from "../helpers/http";
 import { publishOnSandbox } from "../helpers/sandbox-platform";

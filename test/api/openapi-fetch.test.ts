@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import openapiTS, { astToString } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reference } from "@/app/api/reference";
-import { userResponse } from "@/lib/api/responses";
+import { userResponse } from "@/lib/auth/users";
 import { openApiDocument } from "@/lib/openapi";
 import { dealDetailResponse } from "@/lib/settle/review";
 import { devIdToken, uniqueEmail } from "../helpers/auth";

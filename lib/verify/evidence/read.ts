@@ -4,7 +4,8 @@ import type { Db } from "@/db/client";
 import { findHandle } from "@/db/queries/creator-handles";
 import { findVisibleMilestone } from "@/db/queries/deals";
 import { listEvidence } from "@/db/queries/evidence";
-import type { Evidence as EvidenceRow, User } from "@/db/schema";
+import { type Evidence as EvidenceRow, evidenceStatuses, type User } from "@/db/schema";
+import { iso } from "@/lib/api/fields";
 import { notFound } from "@/lib/errors";
 import { decodeCursor, encodeCursor, type Page, pageQuery, toPage } from "@/lib/pagination";
 import { webUrl } from "./urls";
@@ -12,26 +13,35 @@ import { webUrl } from "./urls";
 // GET /api/milestones/:id/evidence: what the verifier read for each revision, for the deal's
 // parties, with the creator's declared handle on each post's platform so a mismatch shows.
 
-export type EvidenceJson = {
-  revision: number;
-  status: string;
-  platform: string;
-  url: string;
-  canonicalUrl: string | null;
-  authorHandle: string | null;
-  /** The creator's declared handle on this platform now; null when none. */
-  declaredHandle: string | null;
-  authorMatches: boolean;
-  caption: string | null;
-  mediaType: string | null;
-  thumbnailUrl: string | null;
-  publishedAt: string | null;
-  /** The platform showed its paid-partnership label (false: not shown, or not told). */
-  paidPartnership: boolean;
-  fetchedAt: string;
-  contentHash: string;
-  error: string | null;
-};
+export const evidenceSchema = z
+  .object({
+    revision: z.number().int().positive(),
+    status: z.enum(evidenceStatuses),
+    platform: z.string(),
+    url: z.string(),
+    canonicalUrl: z.string().nullable(),
+    authorHandle: z.string().nullable(),
+    declaredHandle: z.string().nullable().describe("The creator's declared handle there now"),
+    authorMatches: z.boolean(),
+    caption: z.string().nullable(),
+    mediaType: z.string().nullable(),
+    thumbnailUrl: z.string().nullable(),
+    publishedAt: iso.nullable(),
+    paidPartnership: z
+      .boolean()
+      .describe(
+        "The platform showed its paid-partnership label on the post (false: not shown, or the platform does not say)",
+      ),
+    fetchedAt: iso,
+    contentHash: z.string(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: "Evidence" });
+export const evidenceListResponse = z.object({
+  evidence: z.array(evidenceSchema),
+  nextCursor: z.string().nullable(),
+});
+export type EvidenceJson = z.infer<typeof evidenceSchema>;
 
 /** One row as the API shows it. Stored URLs are checked again: rows written before the adapters
  * kept only http(s) URLs may hold a page's `javascript:` og:url or og:image. */

@@ -1190,7 +1190,8 @@ export interface components {
         /** @description The contract's error envelope */
         Error: {
             error: {
-                code: string;
+                /** @enum {string} */
+                code: "invalid_json" | "invalid_request" | "unauthenticated" | "invalid_token" | "invalid_passphrase" | "invalid_signature" | "forbidden" | "csrf_rejected" | "insufficient_scope" | "wrong_role" | "faucet_disabled" | "not_found" | "method_not_allowed" | "conflict" | "no_deliverable" | "already_settled" | "settlement_in_progress" | "invalid_state" | "wallet_taken" | "account_exists" | "identity_in_use" | "wallet_required" | "budget_exceeded" | "not_funded" | "already_decided" | "appeal_exists" | "changes_requested" | "changes_already_requested" | "review_window_open" | "needs_decision" | "deal_not_editable" | "terms_locked" | "terms_changed" | "evidence_already_used" | "handle_unverified" | "funding_in_progress" | "insufficient_funds" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "verifier_unavailable" | "chain_unavailable" | "relay_unavailable" | "not_configured" | "unavailable";
                 message: string;
                 details?: unknown;
                 /** @description The request's id, as in its Request-Id header: quote it when reporting */
@@ -7747,6 +7748,8 @@ export interface operations {
                             reviewWindowsElapsed: number;
                             overdue: number;
                         };
+                        /** @description Idempotency keys past their 24 hours, deleted; full runs only */
+                        expiredIdempotencyKeys?: number;
                         deposits?: {
                             received: number;
                             swept: number;
