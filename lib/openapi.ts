@@ -86,7 +86,12 @@ import {
   putHandleBody,
 } from "@/lib/profile/handles";
 import { verifyHandleBody } from "@/lib/profile/verify-handle";
-import { bonusListResponse, bonusResponse, createBonusBody } from "@/lib/settle/bonus-schemas";
+import {
+  bonusListResponse,
+  bonusReleaseResponse,
+  bonusResponse,
+  createBonusBody,
+} from "@/lib/settle/bonus-schemas";
 import { changeRequestResponse } from "@/lib/settle/change-requests";
 import { appealResponse, decisionResponse } from "@/lib/settle/decisions";
 import { reconcileResponse } from "@/lib/settle/reconcile";
@@ -440,7 +445,7 @@ export const endpoints: Endpoint[] = [
       "The brand funded the bonus: the escrow is read (a funding not reported yet is found, as POST …/funding does), the creator is assigned to the bonus's escrow deal, and the service's evaluator releases it at 100 % with the bonus record's hash — exactly once, however often or concurrently this is called; reconcile finishes a release a request left behind. Records `bonus.paid` on the deal (both parties' timelines, inboxes, e-mail and webhooks). Honours Idempotency-Key.",
     response:
       "{ bonus } | 202 { bonus (paying), poll } (the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: reconcile finishes it)",
-    responseSchema: bonusResponse.extend({ poll: z.string().optional() }),
+    responseSchema: bonusReleaseResponse,
     errors: [
       "403 forbidden (not the brand)",
       "404 not_found",

@@ -66,6 +66,10 @@ export const bonusSchema = z
   .meta({ id: "Bonus" });
 
 export const bonusResponse = z.object({ bonus: bonusSchema });
+/** POST …/bonuses/:bonusId/release: 202 carries `poll` (the bonus's URL) beside the bonus. */
+export const bonusReleaseResponse = bonusResponse.extend({
+  poll: z.string().optional().describe("202 only: the bonus's URL, to GET until it is paid"),
+});
 export const bonusListResponse = z.object({
   bonuses: z.array(bonusSchema),
   nextCursor: z.string().nullable(),

@@ -4044,6 +4044,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         bonus: components["schemas"]["Bonus"];
+                        /** @description 202 only: the bonus's URL, to GET until it is paid */
                         poll?: string;
                     };
                 };

@@ -1,9 +1,10 @@
+import type { z } from "zod";
 import { requireUser } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db";
 import { methodNotAllowed, route } from "@/lib/http";
 import { idempotentJson } from "@/lib/idempotency";
 import { paymentStatus } from "@/lib/settle/advance";
-import { bonusParams } from "@/lib/settle/bonus-schemas";
+import { bonusParams, type bonusReleaseResponse } from "@/lib/settle/bonus-schemas";
 import { releaseBonus } from "@/lib/settle/bonuses";
 
 // POST /api/deals/:id/bonuses/:bonusId/release – the brand funded the bonus: the escrow
@@ -21,7 +22,7 @@ export const POST = route(
       db,
       req,
       key,
-      async () => {
+      async (): Promise<z.infer<typeof bonusReleaseResponse>> => {
         const bonus = await releaseBonus(db, user, params.id, params.bonusId);
         return bonus.poll ? { bonus, poll: bonus.poll } : { bonus };
       },
