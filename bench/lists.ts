@@ -4,8 +4,12 @@
 //                            first page as the API answers it, vs. the bare keyset query of
 //                            one page of that brand's deal rows (the floor)
 //   creator open list        the creator's open-deal list with every deal above open
+//   creator open list at N   the creator's open-deal list when N of the 11,110 deals are open
+//                            and the rest, all other brands' deals, are unfunded: 1,000 open
+//                            against 100 open (the list must not grow with the open deals)
 //   rss                      resident memory before and after repeated calls at the largest size
-// BENCH_LIST_REPS (default 20) calls per figure; the median is reported.
+// BENCH_LIST_REPS (default 20) calls per figure; the median is reported. BENCH_EXPLAIN=1
+// prints the plan (EXPLAIN ANALYZE) of the open list's page query at each size.
 import { performance } from "node:perf_hooks";
 import { benchEnvironment, benchParties, median, printRows, type Row } from "./setup";
 
@@ -98,6 +102,49 @@ async function main() {
     `creator open list, ${total} open (${(openBytes / 1024).toFixed(0)} KiB) vs bare page`,
     openBase,
     open,
+    "ms",
+  ]);
+  // The open list as open deals grow among many unfunded ones: N open, the rest unfunded
+  // (each brand keeps its own; which deals stay open is spread over every brand and age).
+  const openAt: Record<number, number> = {};
+  const openByBudgetAt: Record<number, number> = {};
+  for (const n of [100, 1_000]) {
+    await db.execute(sql`
+      update deals set status = case when k.r <= ${n} then 'open' else 'unfunded' end,
+        funded_at = case when k.r <= ${n} then now() else null end
+      from (select id, row_number() over (order by md5(id::text)) r from deals) k
+      where deals.id = k.id`);
+    await db.execute(sql`analyze deals`);
+    openAt[n] = await time(() => listDeals(db, creator, { open: true }));
+    openByBudgetAt[n] = await time(() => listDeals(db, creator, { open: true, sort: "budget" }));
+    if (process.env.BENCH_EXPLAIN === "1") {
+      // The page query of db/queries/deals.ts listOpenDealsPage, as it reaches the server.
+      for (const order of [
+        sql`created_at desc, id desc`,
+        sql`budget_units desc, created_at desc, id desc`,
+      ]) {
+        const plan = await db.execute(sql`explain (analyze, buffers, costs off)
+          select * from deals where creator_id is null and status = 'open'
+            and (invite_email is null or lower(invite_email) = lower(${creator.email}))
+            and brand_id <> ${creator.id}
+          order by ${order} limit 21`);
+        const lines = (Array.isArray(plan) ? plan : (plan as { rows: unknown[] }).rows).map(
+          (r) => Object.values(r as Record<string, string>)[0],
+        );
+        console.log(`\nopen list page at ${n} open of ${total}:\n  ${lines.join("\n  ")}`);
+      }
+    }
+  }
+  rows.push([
+    "creator open list, 1,000 open vs 100 open (rest unfunded)",
+    openAt[100] ?? Number.NaN,
+    openAt[1_000] ?? Number.NaN,
+    "ms",
+  ]);
+  rows.push([
+    "creator open list by budget, 1,000 open vs 100 open",
+    openByBudgetAt[100] ?? Number.NaN,
+    openByBudgetAt[1_000] ?? Number.NaN,
     "ms",
   ]);
   rows.push([

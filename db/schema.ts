@@ -243,6 +243,15 @@ export const deals = pgTable(
     index("deals_brand_created_idx").on(t.brandId, t.createdAt, t.id),
     index("deals_creator_created_idx").on(t.creatorId, t.createdAt, t.id),
     index("deals_status_created_idx").on(t.status, t.createdAt, t.id),
+    // The open deals a creator may take (db/queries/deals.ts listOpenDealsPage), newest or
+    // oldest first and by budget: a page reads its rows along the index whatever the number
+    // of open deals (by budget it sorted every open deal before, 0.9 ms at 1,000 open).
+    index("deals_open_created_idx")
+      .on(t.createdAt, t.id)
+      .where(sql`${t.status} = 'open' and ${t.creatorId} is null`),
+    index("deals_open_budget_idx")
+      .on(t.budgetUnits, t.createdAt, t.id)
+      .where(sql`${t.status} = 'open' and ${t.creatorId} is null`),
     uniqueIndex("deals_brand_starter_key").on(t.brandId, t.starterKey),
     check(
       "deals_status_check",

@@ -1,0 +1,2 @@
+CREATE INDEX "deals_open_created_idx" ON "deals" USING btree ("created_at","id") WHERE "deals"."status" = 'open' and "deals"."creator_id" is null;--> statement-breakpoint
+CREATE INDEX "deals_open_budget_idx" ON "deals" USING btree ("budget_units","created_at","id") WHERE "deals"."status" = 'open' and "deals"."creator_id" is null;
