@@ -20,6 +20,10 @@ export const nextConfig: NextConfig = {
   // `npm run dev` calls the cron route every 15 s (scripts/dev.ts): keep it out of the log.
   logging: { incomingRequests: { ignore: [/\/api\/cron\/reconcile/] } },
   typedRoutes: false,
+  // `next start` otherwise loads every route's server code as it starts (Next's default), work
+  // its first request waits behind: seconds here, paid by every cold serverless instance. A
+  // route's code is loaded when it is first asked for instead (bench/cold-start.ts).
+  experimental: { preloadEntriesOnStart: false },
   // Evaluated when the app is built (next build) or started in dev (next dev).
   async headers() {
     const headers = securityHeaders({

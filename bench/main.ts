@@ -4,6 +4,7 @@
 //   lists        bench/lists.ts
 //   auth         bench/auth-get.ts
 //   page-weight  bench/page-weight.ts
+//   cold-start   bench/cold-start.ts (spawn of next start to its first answer, vs node:http)
 //   http         bench/http.ts http (settles over HTTP on next start, automine)
 //   blocktime    bench/http.ts blocktime (the same on anvil --block-time 2, single and bulk)
 //   instances    bench/http.ts instances (one next start against three)
@@ -18,6 +19,7 @@ const sections: Record<string, string[]> = {
   lists: ["bench/lists.ts"],
   auth: ["bench/auth-get.ts"],
   "page-weight": ["bench/page-weight.ts"],
+  "cold-start": ["bench/cold-start.ts"],
   http: ["bench/http.ts", "http"],
   blocktime: ["bench/http.ts", "blocktime"],
   instances: ["bench/http.ts", "instances"],

@@ -224,11 +224,20 @@ function emptyAppBuild(bundler: Bundler): string {
 
 export type Options = { build?: "auto" | "always" | "never"; nextDir?: string };
 
+/** Builds the app into .next when asked to, or (auto) when that build is missing or stale. */
+export function ensureBuild(build: Options["build"] = "auto"): void {
+  const dir = path.join(ROOT, ".next");
+  if (build === "always" || (build === "auto" && !buildIsCurrent(dir)))
+    run("npm run build (the app)", "npm", ["run", "--silent", "build"], ROOT);
+}
+
+/** Where the empty app is built (bench/cold-start.ts starts it when its build is there). */
+export const emptyAppDir = () => EMPTY_APP;
+
 /** Prints the table; false when a goal route is over the goal (or nothing was measured). */
 export function printPageWeights({ build = "auto", nextDir }: Options = {}): boolean {
   const dir = nextDir ?? path.join(ROOT, ".next");
-  if (!nextDir && (build === "always" || (build === "auto" && !buildIsCurrent(dir))))
-    run("npm run build (the app)", "npm", ["run", "--silent", "build"], ROOT);
+  if (!nextDir) ensureBuild(build);
   const result = pageWeights(dir);
   if (!result) {
     console.log(`\npage weight: no production build in ${dir} (run \`npm run build\`)`);

@@ -1,6 +1,8 @@
 // Response headers for every page and API route (next.config.ts `headers()`).
 // Imported by next.config.ts, so only relative imports here (no "@/" alias there).
-import { chainByName } from "./chain/chains";
+// No viem here (lib/chain/chains.ts loads its chain definitions): a cold start compiles and
+// loads next.config.ts and what it imports before the first request is answered.
+import { defaultRpcUrls } from "./chain/rpc-defaults";
 import type { Env } from "./env";
 
 export type SecurityHeaderOptions = {
@@ -26,9 +28,9 @@ function originOf(url: string): string | null {
  * built: rebuild after changing CHAIN or a non-local RPC_URL.
  */
 export function browserRpcOrigins(e: Pick<Env, "CHAIN" | "RPC_URL">): string[] {
-  const known = chainByName(e.CHAIN);
-  if (e.CHAIN !== "local") return [originOf(known.defaultRpcUrl)].filter((o) => o !== null);
-  const configured = originOf(e.RPC_URL ?? known.defaultRpcUrl);
+  const defaultRpcUrl = defaultRpcUrls[e.CHAIN];
+  if (e.CHAIN !== "local") return [originOf(defaultRpcUrl)].filter((o) => o !== null);
+  const configured = originOf(e.RPC_URL ?? defaultRpcUrl);
   const origins = new Set(["http://127.0.0.1:*", "http://localhost:*"]);
   if (configured) origins.add(configured);
   return [...origins];

@@ -1,10 +1,12 @@
 import type { Address, Chain, Hash } from "viem";
 import { defineChain } from "viem";
 import { anvil, base, baseSepolia, sepolia } from "viem/chains";
+import { defaultRpcUrls } from "@/lib/chain/rpc-defaults";
 import type { chainNames } from "@/lib/env";
 
 // The chains the service can settle on. Only the type comes from lib/env (the list of names
-// lives there so configuration parsing can validate CHAIN without importing viem).
+// lives there so configuration parsing can validate CHAIN without importing viem); the default
+// RPC URLs from lib/chain/rpc-defaults.ts (next.config.ts needs them without viem).
 
 export type ChainName = (typeof chainNames)[number];
 
@@ -59,7 +61,7 @@ const infos = {
     usdcDomain: { name: "USDC", version: "2" },
     explorerUrl: null,
     testnet: true,
-    defaultRpcUrl: "http://127.0.0.1:8545",
+    defaultRpcUrl: defaultRpcUrls.local,
     confirmations: 0,
     maxFeeGwei: 1000,
   },
@@ -70,7 +72,7 @@ const infos = {
     usdcDomain: { name: "USDC", version: "2" },
     explorerUrl: "https://sepolia.basescan.org",
     testnet: true,
-    defaultRpcUrl: "https://sepolia.base.org",
+    defaultRpcUrl: defaultRpcUrls["base-sepolia"],
     confirmations: 3,
     maxFeeGwei: 50,
   },
@@ -81,7 +83,7 @@ const infos = {
     usdcDomain: { name: "USDC", version: "2" },
     explorerUrl: "https://sepolia.etherscan.io",
     testnet: true,
-    defaultRpcUrl: "https://ethereum-sepolia-rpc.publicnode.com",
+    defaultRpcUrl: defaultRpcUrls.sepolia,
     confirmations: 3,
     maxFeeGwei: 500,
   },
@@ -92,7 +94,7 @@ const infos = {
     usdcDomain: { name: "USDC", version: "2" },
     explorerUrl: "https://testnet.arcscan.app",
     testnet: true,
-    defaultRpcUrl: "https://rpc.testnet.arc.network",
+    defaultRpcUrl: defaultRpcUrls["arc-testnet"],
     confirmations: 1,
     maxFeeGwei: 1000,
   },
@@ -103,7 +105,7 @@ const infos = {
     usdcDomain: { name: "USD Coin", version: "2" },
     explorerUrl: "https://basescan.org",
     testnet: false,
-    defaultRpcUrl: "https://mainnet.base.org",
+    defaultRpcUrl: defaultRpcUrls.base,
     confirmations: 5,
     maxFeeGwei: 50,
   },
