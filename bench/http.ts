@@ -174,17 +174,19 @@ async function startWorld(opts: { blockTime?: number; instances: string[] }) {
 
   /** The PostgreSQL backends serving the instances (application_name bench-<instance>). */
   async function backends(): Promise<
-    Array<{ pid: number; app: string; waiting: boolean; active: boolean }>
+    Array<{ pid: number; app: string; waiting: boolean; active: boolean; what: string | null }>
   > {
     const rows = (await env.db.execute(sql`
       select pid, application_name as app, wait_event_type = 'Lock' as waiting,
-             state = 'active' as active
+             state = 'active' as active,
+             wait_event || ': ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 60) as what
       from pg_stat_activity
       where datname = ${database.name} and application_name like 'bench-%'`)) as unknown as Array<{
       pid: number;
       app: string;
       waiting: boolean | null;
       active: boolean | null;
+      what: string | null;
     }>;
     return rows.map((r) => ({ ...r, waiting: Boolean(r.waiting), active: Boolean(r.active) }));
   }
@@ -241,10 +243,12 @@ type Measured = PoolResult & {
   cpu: { next: number; postgres: number; anvil: number; bench: number };
   /** The machine's CPU busy share over the run (2 cores = 100 %). */
   busy: number;
-  /** Per instance: most database connections seen at once. */
-  connections: Map<string, number>;
+  /** Per instance: most database connections seen open at once, and most of them active. */
+  connections: Map<string, { open: number; active: number }>;
   /** Sessions waiting on a lock, on average over the samples. */
   lockWaiters: number;
+  /** What they waited on most (lock kind: statement), with the average count. */
+  lockedOn: string;
   submitted: number;
   load: string;
 };
@@ -266,17 +270,31 @@ async function measure(
     bench: process.cpuUsage(),
     machine: machineCpu(),
   };
-  const connections = new Map<string, number>();
+  const connections = new Map<string, { open: number; active: number }>();
   let samples = 0;
   let waiting = 0;
+  const lockedOn = new Map<string, number>();
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
       const rows = await w.backends();
-      const per = new Map<string, number>();
-      for (const r of rows) per.set(r.app, (per.get(r.app) ?? 0) + 1);
-      for (const [app, n] of per) connections.set(app, Math.max(connections.get(app) ?? 0, n));
-      waiting += rows.filter((r) => r.waiting).length;
+      const per = new Map<string, { open: number; active: number }>();
+      for (const r of rows) {
+        const n = per.get(r.app) ?? { open: 0, active: 0 };
+        per.set(r.app, { open: n.open + 1, active: n.active + (r.active ? 1 : 0) });
+      }
+      for (const [app, n] of per) {
+        const seen = connections.get(app) ?? { open: 0, active: 0 };
+        connections.set(app, {
+          open: Math.max(seen.open, n.open),
+          active: Math.max(seen.active, n.active),
+        });
+      }
+      for (const r of rows.filter((x) => x.waiting)) {
+        waiting++;
+        const what = r.what ?? "?";
+        lockedOn.set(what, (lockedOn.get(what) ?? 0) + 1);
+      }
       samples++;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -302,9 +320,28 @@ async function measure(
     busy: (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total),
     connections,
     lockWaiters: samples ? waiting / samples : 0,
+    lockedOn: [...lockedOn]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 2)
+      .map(([what, n]) => `${fmt(n / samples)} × ${what}`)
+      .join("; "),
     submitted: 0,
     load: load(),
   };
+}
+
+/**
+ * Where the run's limit lay, from what was sampled: the machine's CPU (busy ≥ 90 % of the run),
+ * the database pool (an instance with all its connections active at once) or the signer and
+ * other row locks (a session or more waiting on a lock on average).
+ */
+function limitOf(s: Measured): string {
+  const out: string[] = [];
+  if (s.busy >= 0.9) out.push(`CPU (machine busy ${fmt(s.busy * 100, 0)} %)`);
+  const full = [...s.connections].filter(([, n]) => n.active >= 10).map(([app]) => app);
+  if (full.length) out.push(`database pool (all 10 connections active: ${full.join(", ")})`);
+  if (s.lockWaiters >= 1) out.push(`locks (${s.lockedOn})`);
+  return `limit: ${out.join("; ") || "none of CPU, database pool, locks (the chain or the client)"}`;
 }
 
 /** Each milestone paid exactly once: Released events, settlement rows, the creator's balance. */
@@ -386,7 +423,7 @@ function latencyRows(label: string, raw: PoolResult, s: PoolResult, blockMs?: nu
 }
 
 function cpuNote(label: string, raw: Measured, s: Measured): string {
-  return `${label}: CPU per settle next-server ${fmt(s.cpu.next)} ms, postgres ${fmt(s.cpu.postgres)} ms, anvil ${fmt(s.cpu.anvil)} ms (bench client ${fmt(s.cpu.bench)} ms); per raw transfer anvil ${fmt(raw.cpu.anvil)} ms, client ${fmt(raw.cpu.bench)} ms; machine busy ${fmt(s.busy * 100, 0)} % (raw ${fmt(raw.busy * 100, 0)} %); errors raw ${raw.errors}, settle ${s.errors}; 202s ${s.submitted}; ${s.load}`;
+  return `${label}: CPU per settle next-server ${fmt(s.cpu.next)} ms, postgres ${fmt(s.cpu.postgres)} ms, anvil ${fmt(s.cpu.anvil)} ms (bench client ${fmt(s.cpu.bench)} ms); per raw transfer anvil ${fmt(raw.cpu.anvil)} ms, client ${fmt(raw.cpu.bench)} ms; machine busy ${fmt(s.busy * 100, 0)} % (raw ${fmt(raw.busy * 100, 0)} %); errors raw ${raw.errors}, settle ${s.errors}; 202s ${s.submitted}; sessions waiting on a lock ${fmt(s.lockWaiters)} on average${s.lockWaiters ? ` (${s.lockedOn})` : ""}; ${limitOf(s)}; ${s.load}`;
 }
 
 // ---- sections ------------------------------------------------------------------------------
@@ -485,11 +522,11 @@ const blocktimeSection = () =>
       const raw = await rawSender(w.env);
       await w.env.mining.automine();
       const probe = await w.fixtures.one();
-      r.settled.push(probe);
       if (!(await bulkSupported(url, w.token, probe))) {
         r.notes.push("bulk settle: this server refuses milestoneIds (not measured)");
         return;
       }
+      r.settled.push(probe);
       const BULK = 20;
       for (const [c, requests] of [
         [1, 3],
@@ -542,10 +579,10 @@ const instancesSection = () =>
           results.push(s);
           const conns = [...s.connections]
             .sort()
-            .map(([app, n]) => `${app.replace("bench-", "")} ${n}`)
+            .map(([app, n]) => `${app.replace("bench-", "")} ${n.open} (${n.active} active)`)
             .join(", ");
           r.notes.push(
-            `${name}, c=${c} (${total}): p50 ${fmt(median(s.latencies), 0)} ms, p95 ${fmt(percentile(s.latencies, 95), 0)} ms; database connections (most at once) ${conns || "none"}; sessions waiting on a lock ${fmt(s.lockWaiters)} on average; CPU per settle next-server ${fmt(s.cpu.next)} ms (all instances), postgres ${fmt(s.cpu.postgres)} ms, anvil ${fmt(s.cpu.anvil)} ms, bench client ${fmt(s.cpu.bench)} ms; machine busy ${fmt(s.busy * 100, 0)} %; errors ${s.errors}, 202s ${s.submitted}; ${s.load}`,
+            `${name}, c=${c} (${total}): p50 ${fmt(median(s.latencies), 0)} ms, p95 ${fmt(percentile(s.latencies, 95), 0)} ms; database connections, most open at once (pool max 10 each) ${conns || "none"}; sessions waiting on a lock ${fmt(s.lockWaiters)} on average${s.lockWaiters ? ` (${s.lockedOn})` : ""}; CPU per settle next-server ${fmt(s.cpu.next)} ms (all instances), postgres ${fmt(s.cpu.postgres)} ms, anvil ${fmt(s.cpu.anvil)} ms, bench client ${fmt(s.cpu.bench)} ms; machine busy ${fmt(s.busy * 100, 0)} %; errors ${s.errors}, 202s ${s.submitted}; ${limitOf(s)}; ${s.load}`,
           );
         }
         const [a, b] = results as [Measured, Measured];
