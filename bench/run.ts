@@ -5,65 +5,35 @@
 //   sender      a USDC transfer through lib/chain/sender (advisory lock, record, broadcast,
 //               receipt) vs. the same transfer sent straight with viem (baseline)
 //   sender ×N   N concurrent sends through the sender vs. N sequential plain viem sends
-//   settle      a whole POST /api/settle (rubric verdict, gate, claim, escrow release,
+//   settle      a whole POST /api/settle on a stored verdict (gate, claim, escrow release,
 //               receipt, reputation record) vs. the plain viem transfer
 //   release     the escrow release transaction alone, through the sender, vs. the plain
 //               viem transfer (what holding the brand's money costs on-chain)
 //   deal list   GET /api/deals for a brand with 100 deals vs. a trivial `select 1`
-// `npm run bench` then runs bench/throughput.ts, bench/lists.ts, bench/auth-get.ts
-// (authenticated GET throughput) and bench/page-weight.ts (First Load JS per main route
-// against an empty page; builds the app first when .next is missing or older than the code).
-import { randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { performance } from "node:perf_hooks";
+// `npm run bench` runs this as its `core` section, then the others (bench/main.ts).
+import { benchEnvironment, benchMilestones, median, timeOne } from "./setup";
 
 const ROUNDS = Number(process.argv[2] ?? 5);
-const median = (xs: number[]) =>
-  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 async function main() {
-  const { startAnvil } = await import("@/lib/chain/anvil");
+  const env = await benchEnvironment();
+  const { db, anvil, deployment: d, treasuryKey } = env;
   const { devAccountKey } = await import("@/lib/chain/dev-accounts");
-  const { deployFundedContracts, mintUsdc } = await import("@/lib/chain/deploy");
+  const { mintUsdc } = await import("@/lib/chain/deploy");
   const { privateKeyToAccount, generatePrivateKey } = await import("viem/accounts");
-
-  const { createFreshDatabase } = await import("@/db/fresh");
-  const server = process.env.BENCH_DATABASE_URL;
-  const fresh = server ? await createFreshDatabase(server, "milestone_bench") : null;
-  const anvil = await startAnvil({ port: 0 });
-  const treasuryKey = devAccountKey(0);
-  const d = await deployFundedContracts({ rpcUrl: anvil.rpcUrl, treasuryKey, amount: 10n ** 15n });
-  Object.assign(process.env, {
-    CHAIN: "local",
-    RPC_URL: anvil.rpcUrl,
-    USDC_ADDRESS: d.usdc,
-    REPUTATION_REGISTRY_ADDRESS: d.registry,
-    ESCROW_ADDRESS: d.escrow,
-    DEPOSIT_FACTORY_ADDRESS: d.depositFactory,
-    TREASURY_PRIVATE_KEY: treasuryKey,
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), "milestone-bench-")),
-    LOG_LEVEL: "error",
-    ...(fresh ? { DATABASE_URL: fresh.url } : { PGLITE_DIR: "memory://" }),
-  });
-
   const { sql } = await import("drizzle-orm");
   const { encodeFunctionData } = await import("viem");
-  const { milestoneEscrowAbi, mockUsdcAbi } = await import("@/contracts/artifacts");
-  const { dealKey, dealRef } = await import("@/lib/escrow/onchain");
-  const { assignCreatorOnChain, syncFunding, toSeconds } = await import("@/lib/escrow/deals");
+  const { mockUsdcAbi } = await import("@/contracts/artifacts");
+  const { dealKey } = await import("@/lib/escrow/onchain");
   const { escrowCall } = await import("@/lib/escrow/chain");
   const { eq } = await import("drizzle-orm");
-  const { getDb, closeDb, dbDriver } = await import("@/lib/db");
-  const { users, deals, milestones, deliverables } = await import("@/db/schema");
+  const { milestones } = await import("@/db/schema");
   const { makeWalletClient } = await import("@/lib/chain/clients");
   const { chainConfig, publicClient } = await import("@/lib/chain/config");
   const { sendTransaction } = await import("@/lib/chain/sender");
   const { listDeals } = await import("@/lib/deals/deals");
   const { settleMilestone } = await import("@/lib/settle/settle");
 
-  const db = await getDb();
   const config = chainConfig();
   const plainWallet = makeWalletClient(
     { chain: config.known.chain, rpcUrl: anvil.rpcUrl },
@@ -77,26 +47,6 @@ async function main() {
     amount: 10n ** 15n,
   });
   const someone = () => privateKeyToAccount(generatePrivateKey()).address;
-  // The brand's wallet, which funds every bench deal's escrow.
-  const funder = makeWalletClient(
-    { chain: config.known.chain, rpcUrl: anvil.rpcUrl },
-    devAccountKey(2),
-  );
-  await mintUsdc({
-    rpcUrl: anvil.rpcUrl,
-    ownerKey: treasuryKey,
-    usdc: d.usdc,
-    to: funder.account.address,
-    amount: 10n ** 15n,
-  });
-  await publicClient().waitForTransactionReceipt({
-    hash: await funder.writeContract({
-      address: d.usdc,
-      abi: mockUsdcAbi,
-      functionName: "approve",
-      args: [d.escrow, 10n ** 30n],
-    }),
-  });
   const transferData = () =>
     encodeFunctionData({
       abi: mockUsdcAbi,
@@ -112,83 +62,12 @@ async function main() {
   const viaSender = () =>
     sendTransaction(db, treasuryKey, { to: d.usdc, data: transferData(), purpose: "bench" });
 
-  async function timeOne(fn: () => Promise<unknown>, reps: number): Promise<number> {
-    const start = performance.now();
-    for (let i = 0; i < reps; i++) await fn();
-    return (performance.now() - start) / reps;
-  }
-
-  // Fixtures for settle and the deal list.
-  const [brand] = await db
-    .insert(users)
-    .values({
-      issuer: "bench",
-      subject: randomUUID(),
-      email: "brand@bench.invalid",
-      profileType: "organization",
-    })
-    .returning();
-  const [creator] = await db
-    .insert(users)
-    .values({
-      issuer: "bench",
-      subject: randomUUID(),
-      email: "creator@bench.invalid",
-      profileType: "creator",
-      walletAddress: someone(),
-      walletSource: "signature",
-    })
-    .returning();
-  if (!brand || !creator) throw new Error("no fixtures");
-  /** A deal funded in the escrow, taken (creator recorded on-chain), with a deliverable. */
-  async function submittedMilestone(): Promise<string> {
-    const [created] = await db
-      .insert(deals)
-      .values({ brandId: brand!.id, title: "Bench deal", budgetUnits: 10_000_000n })
-      .returning();
-    const fundHash = await funder.writeContract({
-      address: d.escrow,
-      abi: milestoneEscrowAbi,
-      functionName: "fund",
-      args: [
-        dealRef(created!.id),
-        config.treasuryAddress!,
-        toSeconds(created!.deadlineAt),
-        [10_000_000n],
-      ],
-    });
-    await publicClient().waitForTransactionReceipt({ hash: fundHash });
-    const [m] = await db
-      .insert(milestones)
-      .values({
-        dealId: created!.id,
-        position: 0,
-        title: "Post",
-        amountUnits: 10_000_000n,
-        requirements: { hashtags: ["#bench"], mentions: [], links: [], criteria: [] },
-        status: "submitted",
-        revision: 1,
-      })
-      .returning();
-    const check = await syncFunding(db, created!, { funder: funder.account.address });
-    if (check.status !== "funded") throw new Error(`bench deal not funded: ${check.status}`);
-    const [taken] = await db
-      .update(deals)
-      .set({ creatorId: creator!.id, creatorWallet: creator!.walletAddress, status: "active" })
-      .where(eq(deals.id, created!.id))
-      .returning();
-    await assignCreatorOnChain(db, taken!);
-    await db.insert(deliverables).values({
-      milestoneId: m!.id,
-      revision: 1,
-      // A post of its own: a post pays one milestone (lib/deals/evidence-claims).
-      url: `https://x.com/bench/status/${BigInt(`0x${randomUUID().replaceAll("-", "").slice(0, 15)}`)}`,
-      text: "A real post #bench with enough words to look like one.",
-      submittedBy: creator!.id,
-    });
-    return m!.id;
-  }
-  for (let i = 0; i < 100; i++) await submittedMilestone();
+  // Fixtures for settle and the deal list: funded, taken milestones with a stored verdict
+  // (the verifier cannot read a bench post: the figure is the settle path after the verdict).
+  const fixtures = await benchMilestones(env);
+  const { brand, funder } = fixtures;
+  const submittedMilestone = fixtures.one;
+  await fixtures.many(100);
 
   /** The release transaction alone (evaluator → escrow), sent through the sender. */
   async function releaseOnly(milestoneId: string) {
@@ -270,7 +149,7 @@ async function main() {
   record("deal list (100 deals) vs select 1", median(listBase), median(list), "ms/op");
 
   console.log(
-    `\nMilestone benchmarks — ${ROUNDS} rounds, median; database: ${await dbDriver()}, chain: anvil\n`,
+    `\nMilestone benchmarks — ${ROUNDS} rounds, median; database: ${env.driver}, chain: anvil\n`,
   );
   console.log(
     [
@@ -296,9 +175,7 @@ async function main() {
     `\nrss ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap used ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB after the run`,
   );
 
-  await closeDb();
-  await anvil.stop();
-  await fresh?.drop();
+  await env.close();
 }
 
 main().catch((err) => {
