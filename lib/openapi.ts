@@ -53,7 +53,7 @@ import {
   milestonePatchBody,
   txHashBody,
 } from "@/lib/deals/schemas";
-import { dealResponse, verdictSchema } from "@/lib/deals/serialize";
+import { dealResponse, fundingAuthorizationResponse, verdictSchema } from "@/lib/deals/serialize";
 import { starterDealsResponse } from "@/lib/deals/starter";
 import { unlockBody, unlockedResponse } from "@/lib/demo/schemas";
 import {
@@ -555,14 +555,15 @@ export const endpoints: Endpoint[] = [
     body: fundingAuthorizationBody,
     summary:
       "Gasless funding: the brand's signed EIP-3009 ReceiveWithAuthorization (nonce from GET …/funding?brand=) is submitted by the relayer, which pays the gas. A replay moves nothing.",
-    response: "{ deal }",
-    responseSchema: dealResponse,
+    response:
+      '{ deal } | 202 { deal (still unfunded), funding: { status: "submitted", txHash }, poll } (the relayer\'s transaction is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: the hold stays, reconcile opens the deal once the escrow holds the money and announces it with the funded event; poll the deal)',
+    responseSchema: fundingAuthorizationResponse,
     errors: [
       "401 invalid_signature (malformed, or refused by the escrow and nothing was moved; an authorization that funded the deal answers 200 on every retry)",
       "403 forbidden (not the brand)",
       "404 not_found",
       "409 invalid_state (funded with other terms; or cancelled, nothing sent) | funding_in_progress (another wallet's funding holds the deal)",
-      "502 chain_unavailable (sent and not confirmed yet: the deal opens once it is) | relay_unavailable",
+      "502 chain_unavailable (the node did not answer; retrying is safe: the authorization moves money once) | relay_unavailable",
       "503 not_configured (no relayer)",
     ],
   },
@@ -872,7 +873,8 @@ export const endpoints: Endpoint[] = [
     auth: true,
     body: addressBody,
     summary: "One-time 2.00 USDC testnet drip per address and per user.",
-    response: '{ funded, amount: "2.00", txHash, reason?, address, chainId, status, explorerUrl }',
+    response:
+      '{ funded, amount: "2.00", txHash, reason?, address, chainId, status, explorerUrl } | 202 { …, status: "submitted", poll } (sent and not confirmed within CHAIN_BUDGET_SECONDS: reconcile finishes the transfer; GET poll for its state)',
     responseSchema: dripResponse,
     errors: [
       "400 invalid_request (the zero address)",
@@ -881,6 +883,18 @@ export const endpoints: Endpoint[] = [
       "502 chain_unavailable (retry resumes)",
       "503 not_configured | unavailable (treasury empty)",
     ],
+  },
+  {
+    method: "GET",
+    path: "/api/faucet/drip",
+    tag: "Chain",
+    auth: true,
+    query: addressBody,
+    summary:
+      "The caller's drip as it stands (what a 202's `poll` names): its status follows its transaction, which reconcile finishes. Sends nothing.",
+    response: '{ funded, amount: "2.00", txHash, address, chainId, status, explorerUrl, poll? }',
+    responseSchema: dripResponse,
+    errors: ["404 not_found (no drip for this caller)"],
   },
   {
     method: "GET",

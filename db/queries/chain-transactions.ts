@@ -125,6 +125,29 @@ export async function takeSignerNonce(
   return row ? row.nextNonce - 1 : null;
 }
 
+/**
+ * Gives an allocated nonce back when nobody has allocated after it (compare-and-set: the
+ * counter still stands right after it). True when it did: the next allocation takes it.
+ */
+export async function returnSignerNonce(
+  db: DbOrTx,
+  s: { chainId: number; from: string },
+  nonce: number,
+): Promise<boolean> {
+  const rows = await db
+    .update(signerNonces)
+    .set({ nextNonce: nonce, updatedAt: new Date() })
+    .where(
+      and(
+        eq(signerNonces.chainId, s.chainId),
+        eq(signerNonces.address, s.from),
+        eq(signerNonces.nextNonce, nonce + 1),
+      ),
+    )
+    .returning({ nextNonce: signerNonces.nextNonce });
+  return rows.length > 0;
+}
+
 /** Sets the signer's counter (`next` may be SQL on the current value). */
 export async function setSignerNonce(
   tx: DbOrTx,

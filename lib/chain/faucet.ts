@@ -29,8 +29,9 @@ import {
   recordTransaction,
   resumeTransaction,
 } from "@/lib/chain/sender";
-import { AppError } from "@/lib/errors";
+import { AppError, notFound } from "@/lib/errors";
 import { unitsToDecimal } from "@/lib/money";
+import { requestWaitMs } from "@/lib/settle/advance";
 
 // The testnet faucet: 2.00 USDC from the treasury, once per address and once per user.
 //
@@ -58,6 +59,12 @@ export const dripResponse = z
     chainId: z.number().int(),
     status: z.enum(txStatuses),
     explorerUrl: z.string().nullable(),
+    poll: z
+      .string()
+      .optional()
+      .describe(
+        "202 only (status pending or submitted): the transfer is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS; GET it for the drip's state (reconcile finishes the transfer)",
+      ),
   })
   .meta({ id: "Drip" });
 export type DripResult = z.infer<typeof dripResponse>;
@@ -80,6 +87,9 @@ function answer(drip: FaucetDrip, funded: boolean): DripResult {
     chainId: drip.chainId,
     status: drip.status,
     explorerUrl: explorerTxUrl(drip.chainId, txHash),
+    ...(drip.status === "pending" || drip.status === "submitted"
+      ? { poll: `/api/faucet/drip?address=${getAddress(drip.address)}` }
+      : {}),
   };
 }
 
@@ -107,7 +117,8 @@ async function send(db: Db, drip: FaucetDrip, chainTx: ChainTransaction): Promis
     throw err;
   }
   const submitted = await settle(db, drip, sent);
-  return settle(db, submitted, await awaitReceipt(db, sent));
+  // Waited for within the request's budget on the chain; past it the drip answers 202.
+  return settle(db, submitted, await awaitReceipt(db, sent, requestWaitMs()));
 }
 
 /**
@@ -119,7 +130,7 @@ async function finish(db: Db, drip: FaucetDrip): Promise<FaucetDrip | null> {
   if (!chainTx) return drip;
   const current =
     chainTx.status === "pending" || chainTx.status === "submitted"
-      ? await resumeTransaction(db, chainTx)
+      ? await resumeTransaction(db, chainTx, requestWaitMs())
       : chainTx;
   if (current.status === "failed") {
     await releaseDrip(db, drip);
@@ -197,4 +208,32 @@ export async function dripOnce(
     return answer(await send(db, claimed, chainTx), true);
   }
   throw new AppError("conflict", "The faucet is busy with this address; try again.");
+}
+
+/**
+ * GET /api/faucet/drip?address=: the caller's drip (to that address, or theirs to another)
+ * as it stands, its status read from its transaction, which reconcile finishes. Sends
+ * nothing. 404 when the caller has had no drip.
+ */
+export async function dripState(
+  db: Db,
+  user: Pick<User, "id">,
+  address: Address,
+): Promise<DripResult> {
+  const config = chainConfig();
+  const drip = await findBlockingDrip(db, {
+    chainId: config.chainId,
+    userId: user.id,
+    address: getAddress(address),
+  });
+  if (!drip || drip.userId !== user.id) throw notFound("Drip");
+  const chainTx = drip.chainTxId ? await getChainTransaction(db, drip.chainTxId) : null;
+  if (!chainTx || chainTx.status === "failed" || chainTx.status === drip.status)
+    return answer(drip, true);
+  const current = await setDripStatus(db, {
+    id: drip.id,
+    status: chainTx.status,
+    txHash: chainTx.hash,
+  });
+  return answer(current ?? drip, true);
 }

@@ -19,6 +19,7 @@ import {
   recordOutcome,
   replaceVersion,
   resyncSignerNonce,
+  returnSignerNonce,
   signerCounter,
   stalePending,
   takeSignerNonce,
@@ -310,9 +311,10 @@ export async function recordTransaction(
       try {
         recorded = await record(nonce);
       } catch (err) {
-        // Allocated and not recorded (the caller's link refused, the database failed):
-        // the nonce is used by a no-op instead, or every later send would wait behind it.
-        await fillNonce(db, account, nonce, fees).catch((fillErr) =>
+        // Allocated and not recorded (the caller's link refused, the database failed): the
+        // nonce goes back when nobody allocated after it, else a no-op uses it — or every
+        // later send would wait behind it.
+        await giveBackNonce(db, account, nonce, fees).catch((fillErr) =>
           log.error("an allocated nonce could not be filled; reconcile fills it", {
             from: account.address,
             nonce,
@@ -352,6 +354,18 @@ export async function fillServiceNonceGaps(db: Db): Promise<number> {
   let filled = 0;
   for (const address of from) filled += await fillNonceGaps(db, { chainId, from: address });
   return filled;
+}
+
+/** An allocated nonce not recorded: back to the counter if it is the last, else filled. */
+async function giveBackNonce(
+  db: Db,
+  account: PrivateKeyAccount,
+  nonce: number,
+  fees: Fees,
+): Promise<void> {
+  const counter = { chainId: chainConfig().chainId, from: account.address };
+  if (await returnSignerNonce(db, counter, nonce)) return;
+  await fillNonce(db, account, nonce, fees);
 }
 
 /** The purpose of the no-op self-transfers that use up abandoned nonces. */
@@ -399,7 +413,9 @@ async function fillNonce(
     id: row.id,
   });
   try {
-    return await broadcast(db, row);
+    // Its receipt looked for once (a node that mines on arrival has it): else reconcile
+    // finishes it, as any transaction left in flight.
+    return await awaitReceipt(db, await broadcast(db, row), 0);
   } catch (err) {
     // Recorded: a late receipt's gap check or reconcile re-broadcasts it.
     log.warn("the no-op filling a nonce was not broadcast yet", { id: row.id, err });

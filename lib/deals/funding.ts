@@ -20,7 +20,7 @@ import { gelatoRelayer } from "@/lib/chain/relayer";
 import { recordTransaction, resumeTransaction, WouldRevert } from "@/lib/chain/sender";
 import { type Caller, renderDeal } from "@/lib/deals/deals";
 import type { FundingAuthorizationInput } from "@/lib/deals/schemas";
-import type { DealJson } from "@/lib/deals/serialize";
+import type { DealJson, FundingAuthorizationResult } from "@/lib/deals/serialize";
 import { env } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
 import { escrowKey, readEscrowDeal } from "@/lib/escrow/chain";
@@ -42,6 +42,7 @@ import {
 } from "@/lib/escrow/deposit";
 import { dealRef } from "@/lib/escrow/onchain";
 import { recordEvent } from "@/lib/events/events";
+import { requestWaitMs } from "@/lib/settle/advance";
 
 // The brand's side of the escrow, behind the deals API: the funding terms, reporting a
 // funding (checked against the contract), gasless funding through the relayer, cancelling
@@ -224,19 +225,19 @@ export async function fundWithAuthorization(
   caller: Caller,
   dealId: string,
   input: FundingAuthorizationInput,
-): Promise<DealJson> {
+): Promise<FundingAuthorizationResult> {
   const deal = await brandDeal(db, caller, dealId);
   // The signer is the funder: the escrow keys the deal by it, and it becomes the deal's
   // funding wallet (kept, so the watcher finds this funding if the answer is lost).
   const funder = getAddress(input.brand);
-  if (deal.status !== "unfunded") return answerSettled(db, deal, funder, caller.id);
+  if (deal.status !== "unfunded") return { deal: await answerSettled(db, deal, funder, caller.id) };
   try {
     parseSignature(input.signature as Hex);
   } catch {
     throw new AppError("invalid_signature", "The authorization's signature is malformed.");
   }
   const already = await syncFunding(db, deal, { funder }, caller.id);
-  if (already.status !== "not_funded") return renderDeal(db, assertFunded(already));
+  if (already.status !== "not_funded") return { deal: await renderDeal(db, assertFunded(already)) };
 
   const config = chainConfig();
   const escrow = requireEscrow(config);
@@ -257,7 +258,7 @@ export async function fundWithAuthorization(
     if (!now) throw notFound("Deal");
     // Still unfunded: another wallet's funding holds it.
     if (now.status === "unfunded") throw fundingInProgress();
-    return answerSettled(db, now, funder, caller.id);
+    return { deal: await answerSettled(db, now, funder, caller.id) };
   }
 
   // The terms as they are under the hold: an edit of the amounts or the deadline waits for
@@ -282,6 +283,7 @@ export async function fundWithAuthorization(
   // "mined" (a receipt, success or revert), "unconfirmed" (sent, no receipt yet).
   let outcome: "refused" | "mined" | "unconfirmed";
   let failure: unknown = null;
+  let txHash: string | null = null;
   try {
     if (provider === "local") {
       // recordTransaction estimates gas first: a bad signature or wrong terms fail there
@@ -291,7 +293,10 @@ export async function fundWithAuthorization(
         data,
         purpose: `funding:${deal.id}`,
       });
-      const sent = await resumeTransaction(db, row);
+      txHash = row.hash;
+      // Waited for within the request's budget on the chain; past it the answer is 202.
+      const sent = await resumeTransaction(db, row, requestWaitMs());
+      txHash = sent.hash;
       outcome = sent.status === "confirmed" || sent.status === "failed" ? "mined" : "unconfirmed";
     } else {
       await gelatoRelayer().sponsoredCall({ chainId: config.chainId, target: escrow, data });
@@ -322,15 +327,18 @@ export async function fundWithAuthorization(
       check = await syncFunding(db, deal, { funder }, caller.id);
     }
   }
-  if (check.status === "funded") return renderDeal(db, check.deal);
+  if (check.status === "funded") return { deal: await renderDeal(db, check.deal) };
   if (outcome === "unconfirmed") {
-    // Sent (or perhaps sent) and not mined yet: the hold stays, reconcile opens the deal
-    // once the escrow holds it.
+    // Sent (or perhaps sent: the node failed) and not mined yet: the hold stays, reconcile
+    // opens the deal once the escrow holds it (and announces it: the funded event).
     if (failure) throw failure;
-    throw new AppError(
-      "chain_unavailable",
-      "Your funding was sent and is not confirmed yet; the deal opens as soon as it is. Nothing more needs signing.",
-    );
+    const now = await getDeal(db, deal.id);
+    if (!now) throw notFound("Deal");
+    return {
+      deal: await renderDeal(db, now),
+      funding: { status: "submitted", txHash },
+      poll: `/api/deals/${deal.id}`,
+    };
   }
   // Refused or reverted, and the escrow holds nothing under this funder's key (or other
   // terms): nothing was moved, the hold ends.

@@ -225,6 +225,32 @@ export type DealJson = z.infer<typeof dealSchema>;
 /** `{ deal }`: what creating, editing, taking, funding, cancelling and refunding a deal answer. */
 export const dealResponse = z.object({ deal: dealSchema });
 
+/**
+ * POST /api/deals/:id/funding/authorization: `{ deal }`, or 202 with the relayed funding
+ * sent and not confirmed within CHAIN_BUDGET_SECONDS (the deal still unfunded): reconcile
+ * opens the deal once the escrow holds the money, and announces it (the funded event).
+ */
+export const fundingAuthorizationResponse = dealResponse.extend({
+  funding: z
+    .object({
+      status: z.literal("submitted"),
+      txHash: z
+        .string()
+        .regex(/^0x[0-9a-f]{64}$/)
+        .nullable()
+        .describe("The relayer's transaction (null when an external relayer holds it)"),
+    })
+    .optional()
+    .describe("202 only: the relayed funding, sent and not yet confirmed"),
+  poll: z
+    .string()
+    .optional()
+    .describe(
+      "202 only: the funding is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS; the deal's URL, whose status turns open",
+    ),
+});
+export type FundingAuthorizationResult = z.infer<typeof fundingAuthorizationResponse>;
+
 /** The deal's disclosure rule as the API shows it. */
 export const disclosureJson = (deal: Deal): DisclosureJson => ({
   required: deal.disclosureRequired,

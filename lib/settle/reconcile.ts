@@ -3,8 +3,9 @@ import type { Db } from "@/db/client";
 import { touchDeal } from "@/db/queries/escrow";
 import { deleteExpiredIdempotencyKeys } from "@/db/queries/idempotency-keys";
 import { listOpenSettlements, listUnsettledInFlightTransactions } from "@/db/queries/reconcile";
+import type { ChainTransaction } from "@/db/schema";
 import { chainConfig } from "@/lib/chain/config";
-import { fillServiceNonceGaps, resumeTransaction } from "@/lib/chain/sender";
+import { fillServiceNonceGaps, getChainTransaction, resumeTransaction } from "@/lib/chain/sender";
 import { AppError } from "@/lib/errors";
 import { chainNow } from "@/lib/escrow/chain";
 import {
@@ -80,11 +81,12 @@ export type ReconcileReport = z.infer<typeof reconcileResponse>;
 
 /**
  * `settlementId`: finish just that settlement (an operator's targeted run); `dealId`: just
- * that deal's settlements and escrow state.
+ * that deal's settlements and escrow state; `transactionId`: just that transaction of ours
+ * (a faucet drip, a relayed funding…), after filling any nonce left unused before it.
  */
 export async function reconcile(
   db: Db,
-  only: { settlementId?: string; dealId?: string } = {},
+  only: { settlementId?: string; dealId?: string; transactionId?: string } = {},
 ): Promise<ReconcileReport> {
   const report: ReconcileReport = {
     settlements: { confirmed: 0, stillPending: 0, busy: 0, failed: 0 },
@@ -93,6 +95,11 @@ export async function reconcile(
     transactions: { confirmed: 0, failed: 0, stillPending: 0 },
   };
   const chainId = chainConfig().chainId;
+  if (only.transactionId) {
+    const t = await getChainTransaction(db, only.transactionId);
+    if (t) await finishLeftovers(db, report, [t]);
+    return report;
+  }
 
   const open = await listOpenSettlements(db, {
     chainId,
@@ -134,14 +141,28 @@ export async function reconcile(
     return 0;
   });
 
+  // Whatever is still in flight and belongs to no settlement (those were handled above).
+  await finishLeftovers(db, report, await listUnsettledInFlightTransactions(db, chainId));
+  report.outbox = await drainOutbox(db);
+  return report;
+}
+
+/**
+ * Transactions of ours still in flight that no settlement finishes (faucet drips, relayed
+ * fundings, attestations, no-op fills), resumed: the same signed bytes, never a new send.
+ */
+async function finishLeftovers(
+  db: Db,
+  report: ReconcileReport,
+  leftovers: ChainTransaction[],
+): Promise<void> {
   // Nonces allocated by a process that died before recording them: filled with no-ops, or
   // every later transaction of that signer would wait behind them (resumed just below).
   await fillServiceNonceGaps(db).catch((err) =>
     log.warn("reconcile: unused nonces not looked for", { err }),
   );
-  // Whatever is still in flight and belongs to no settlement (those were handled above).
-  const leftovers = await listUnsettledInFlightTransactions(db, chainId);
   for (const t of leftovers) {
+    if (t.status !== "pending" && t.status !== "submitted") continue;
     try {
       const done = await resumeTransaction(db, t);
       if (done.status === "confirmed") report.transactions.confirmed++;
@@ -152,8 +173,6 @@ export async function reconcile(
       log.warn("reconcile: transaction not finished", { id: t.id, purpose: t.purpose, err });
     }
   }
-  report.outbox = await drainOutbox(db);
-  return report;
 }
 
 /**

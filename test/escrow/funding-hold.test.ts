@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as dealRoute from "@/app/api/deals/[id]/route";
 import { getDb } from "@/db/client";
 import { holdForFunding, releaseFundingHold } from "@/db/queries/escrow";
-import { chainTransactions, deals } from "@/db/schema";
+import { chainTransactions, dealEvents, deals } from "@/db/schema";
 import { reconcile } from "@/lib/settle/reconcile";
+import { withChainEnv } from "../helpers/chain-env";
 import { brandWallet } from "../helpers/fund-deal";
 import { call } from "../helpers/http";
 import { makeUser, type TestUser } from "../helpers/users";
@@ -79,9 +80,20 @@ describe("the funding hold", () => {
     const before = await usdcBalance(d.wallet.address);
     await chain.rpc("evm_setAutomine", [false]);
     try {
-      const sent = await postAuthorization(d, body);
-      expect(sent.status, JSON.stringify(sent.body)).toBe(502);
-      expect(sent.body.error.code).toBe("chain_unavailable");
+      const sent = await withChainEnv({ CHAIN_BUDGET_SECONDS: "1" }, () =>
+        postAuthorization(d, body),
+      );
+      // Sent, not confirmed within the request's budget: 202 with the funding's state and
+      // the deal's URL to poll.
+      expect(sent.status, JSON.stringify(sent.body)).toBe(202);
+      expect(sent.body.deal.status).toBe("unfunded");
+      expect(sent.body.funding).toEqual({
+        status: "submitted",
+        txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      });
+      expect(sent.body.poll).toBe(`/api/deals/${d.id}`);
+      const polled = await call(dealRoute.GET, { token: brand.token, params: { id: d.id } });
+      expect(polled.body.deal.status).toBe("unfunded");
 
       const held = await postCancel(d);
       expect(held.status).toBe(409);
@@ -99,8 +111,20 @@ describe("the funding hold", () => {
     }
     const db = await getDb();
     await reconcile(db, { dealId: d.id });
-    await reconcile(db); // finishes the relayer's transaction record too
+    const [relayed] = await db
+      .select()
+      .from(chainTransactions)
+      .where(eq(chainTransactions.purpose, `funding:${d.id}`));
+    // Finishes the relayer's transaction record too.
+    await reconcile(db, { transactionId: relayed?.id ?? "" });
+    await reconcile(db, { dealId: d.id }); // a second run announces nothing again
     const view = await expectAgrees(d, "after reconcile");
+    // Announced once: one funded event (the inbox, e-mail and webhooks are made from it).
+    const funded = await db
+      .select()
+      .from(dealEvents)
+      .where(and(eq(dealEvents.dealId, d.id), eq(dealEvents.type, "funded")));
+    expect(funded).toHaveLength(1);
     expect(view).toMatchObject({ status: "open", funded: true, locked: "5.000000" });
     expect(await usdcBalance(d.wallet.address)).toBe(before - 5_000_000n);
     const [tx] = await db

@@ -5,12 +5,13 @@ import { eq, sql } from "drizzle-orm";
 import { type Address, type Hex, parseAbiItem } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST as dripPOST } from "@/app/api/faucet/drip/route";
+import { GET as dripGET, POST as dripPOST } from "@/app/api/faucet/drip/route";
 import { mockUsdcAbi } from "@/contracts/artifacts";
 import { type Db, getDb } from "@/db/client";
 import { chainTransactions, faucetDrips } from "@/db/schema";
 import { startAnvil } from "@/lib/chain/anvil";
 import { chainConfig, publicClient, requireUsdc } from "@/lib/chain/config";
+import { reconcile } from "@/lib/settle/reconcile";
 import { startOwnChain, withChainEnv } from "../helpers/chain-env";
 import { call } from "../helpers/http";
 import { startRpcProxy } from "../helpers/rpc-proxy";
@@ -136,6 +137,64 @@ describe("dripping once", () => {
       },
     });
     expect(await dripsFor(address)).toHaveLength(0);
+  });
+});
+
+describe("a chain that is late", () => {
+  it("a frozen chain: 202 submitted with a poll URL within the budget; reconcile finishes the drip once", {
+    timeout: 60_000,
+  }, async () => {
+    const own = await startOwnChain();
+    const rpc = (method: string, params: unknown[] = []) =>
+      fetch(own.anvil.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      });
+    const u = await makeUser("creator");
+    const address = newAddress();
+    try {
+      await rpc("evm_setAutomine", [false]);
+      let txHash: string;
+      let poll: string;
+      try {
+        const res = await withChainEnv({ CHAIN_BUDGET_SECONDS: "1" }, () => drip(u, address));
+        expect(res.status, JSON.stringify(res.body)).toBe(202);
+        expect(res.body).toMatchObject({ funded: true, amount: "2.00", status: "submitted" });
+        expect(res.body.poll).toBe(`/api/faucet/drip?address=${address}`);
+        txHash = res.body.txHash;
+        poll = res.body.poll;
+        const polled = await call(dripGET, { token: u.token, path: poll });
+        expect(polled.status).toBe(200);
+        expect(polled.body).toMatchObject({ status: "submitted", txHash, poll });
+        expect(await balanceOf(address)).toBe(0n);
+        // The poll is the caller's own: a stranger learns nothing.
+        const stranger = await makeUser("creator");
+        const other = await call(dripGET, { token: stranger.token, path: poll });
+        expect(other.status).toBe(404);
+      } finally {
+        await rpc("evm_setAutomine", [true]);
+      }
+      await rpc("evm_mine");
+      // Reconcile, targeted at the drip's transaction (a full run would also resume what
+      // other test files left in flight on other nodes).
+      const [row] = await dripsFor(address);
+      const report = await reconcile(db, { transactionId: row?.chainTxId ?? "" });
+      expect(report.transactions.confirmed).toBe(1);
+      const done = await call(dripGET, { token: u.token, path: poll });
+      expect(done.body).toMatchObject({ status: "confirmed", txHash });
+      expect(done.body.poll).toBeUndefined();
+      // Again: the same drip, nothing sent twice.
+      const again = await drip(u, address);
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ funded: false, reason: "already_funded", txHash });
+      expect(await balanceOf(address)).toBe(2_000_000n);
+      const events = await treasuryTransfersTo(address);
+      expect(events.map((e) => e.transactionHash)).toEqual([txHash]);
+    } finally {
+      own.restore();
+      await own.anvil.stop();
+    }
   });
 });
 

@@ -663,7 +663,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The caller's drip as it stands (what a 202's `poll` names): its status follows its transaction, which reconcile finishes. Sends nothing. */
+        get: operations["getFaucetDrip"];
         put?: never;
         /** One-time 2.00 USDC testnet drip per address and per user. */
         post: operations["postFaucetDrip"];
@@ -1816,6 +1817,8 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "submitted" | "confirmed" | "failed";
             explorerUrl: string | null;
+            /** @description 202 only (status pending or submitted): the transfer is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS; GET it for the drip's state (reconcile finishes the transfer) */
+            poll?: string;
         };
         WalletOverview: {
             chainId: number;
@@ -4775,7 +4778,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { deal } */
+            /** @description { deal } | 202 { deal (still unfunded), funding: { status: "submitted", txHash }, poll } (the relayer's transaction is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: the hold stays, reconcile opens the deal once the escrow holds the money and announces it with the funded event; poll the deal) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4783,6 +4786,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         deal: components["schemas"]["Deal"];
+                        /** @description 202 only: the relayed funding, sent and not yet confirmed */
+                        funding?: {
+                            /** @constant */
+                            status: "submitted";
+                            /** @description The relayer's transaction (null when an external relayer holds it) */
+                            txHash: string | null;
+                        };
+                        /** @description 202 only: the funding is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS; the deal's URL, whose status turns open */
+                        poll?: string;
                     };
                 };
             };
@@ -4867,7 +4879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 502 chain_unavailable (sent and not confirmed yet: the deal opens once it is) | relay_unavailable */
+            /** @description 502 chain_unavailable (the node did not answer; retrying is safe: the authorization moves money once) | relay_unavailable */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7005,6 +7017,85 @@ export interface operations {
             };
         };
     };
+    getFaucetDrip: {
+        parameters: {
+            query: {
+                address: string;
+            };
+            header?: {
+                /** @description The API version to answer in (see /docs#changelog). Default: the version the API key is pinned to, else the current one (2026-11-24). An unknown version is refused with 400 invalid_request. */
+                "Milestone-Version"?: "2026-11-24" | "2026-06-01";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description { funded, amount: "2.00", txHash, address, chainId, status, explorerUrl, poll? } */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Drip"];
+                };
+            };
+            /** @description 400 invalid_request (the query); 400 invalid_request (an unknown Milestone-Version header) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 401 unauthenticated | invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 403 insufficient_scope (an API key without the read scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 404 not_found (no drip for this caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 429 rate_limited (per API key and per user) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 500 internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postFaucetDrip: {
         parameters: {
             query?: never;
@@ -7024,7 +7115,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { funded, amount: "2.00", txHash, reason?, address, chainId, status, explorerUrl } */
+            /** @description { funded, amount: "2.00", txHash, reason?, address, chainId, status, explorerUrl } | 202 { …, status: "submitted", poll } (sent and not confirmed within CHAIN_BUDGET_SECONDS: reconcile finishes the transfer; GET poll for its state) */
             200: {
                 headers: {
                     [name: string]: unknown;
