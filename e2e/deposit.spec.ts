@@ -1,15 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { expect, type Page, test } from "@playwright/test";
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  getAddress,
-  http,
-  type PublicClient,
-} from "viem";
+import { type Address, erc20Abi, getAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { dealKey } from "@/lib/escrow/onchain";
 import { milestoneEscrowAbi } from "../contracts/artifacts/MilestoneEscrow";
@@ -19,6 +11,7 @@ import {
   devAccount,
   devAddress,
   embeddedWalletItem,
+  localChain,
   reviewSend,
   screenshots,
   short,
@@ -157,31 +150,9 @@ test("no browser wallet end to end: funded by transfer (under-paid, topped up), 
   await panel.getByText("Details", { exact: true }).click();
 
   // The "exchange" gets USDC (and gas money) and sends part of the amount.
-  const chain = await api<{ rpcUrl: string; usdc: Address; escrow: Address }>(
-    brand,
-    "GET",
-    "/api/chain",
-  );
-  const client = createPublicClient({ transport: http(chain.rpcUrl) }) as PublicClient;
-  const chainId = await client.getChainId();
+  const { chain, client, balance, walletOf } = await localChain(brand);
   await api(brand, "POST", "/api/faucet/test-usdc", { address: PAYER.address });
-  const wallet = createWalletClient({
-    account: PAYER,
-    chain: {
-      id: chainId,
-      name: "local",
-      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-      rpcUrls: { default: { http: [chain.rpcUrl] } },
-    },
-    transport: http(chain.rpcUrl),
-  });
-  const balance = (address: Address) =>
-    client.readContract({
-      address: chain.usdc,
-      abi: erc20Abi,
-      functionName: "balanceOf",
-      args: [address],
-    });
+  const wallet = walletOf(PAYER);
   const send = async (units: bigint) => {
     const hash = await wallet.writeContract({
       address: chain.usdc,

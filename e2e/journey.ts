@@ -5,7 +5,15 @@ import {
   type Locator,
   type Page,
 } from "@playwright/test";
-import { mnemonicToAccount } from "viem/accounts";
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  http,
+  type PublicClient,
+} from "viem";
+import { type HDAccount, mnemonicToAccount } from "viem/accounts";
 import { receiveAuthorizationTypedData } from "@/lib/escrow/onchain";
 
 // What every browser journey needs: signing in through the dev identity provider, anvil's
@@ -14,7 +22,8 @@ import { receiveAuthorizationTypedData } from "@/lib/escrow/onchain";
 //
 // Dev accounts in use (each file has its own, so journeys running side by side never share
 // a nonce or a balance): the server 0 and 1; people.spec 2, 3, 12; deals.spec 4, 5, 8;
-// escrow.spec 6, 7; wallet.spec 9; drafts.spec 10; edit-deal.spec 14, 15; deposit.spec 16, 17.
+// escrow.spec 6, 7; wallet.spec 9; drafts.spec 10; edit-deal.spec 14, 15; deposit.spec 16, 17;
+// ledger.spec 18; bonus.spec 19, 20.
 
 const DEV_MNEMONIC = "test test test test test test test test test test test junk";
 
@@ -249,4 +258,38 @@ export async function screenshots(page: Page, name: string): Promise<void> {
     .toBeLessThanOrEqual(PHONE.width);
   await page.screenshot({ path: `e2e/screenshots/${name}-375.png`, fullPage: true });
   if (desktop) await page.setViewportSize(desktop);
+}
+
+/**
+ * The app's chain as a journey reads and pays on it (GET /api/chain): a public client, the
+ * USDC balance of an address, and a wallet client for an account of the test's (an exchange,
+ * say; give it USDC and gas with the test faucet first).
+ */
+export async function localChain(page: Page) {
+  const chain = await api<{ rpcUrl: string; usdc: Address; escrow: Address }>(
+    page,
+    "GET",
+    "/api/chain",
+  );
+  const client = createPublicClient({ transport: http(chain.rpcUrl) }) as PublicClient;
+  const chainId = await client.getChainId();
+  const balance = (address: Address) =>
+    client.readContract({
+      address: chain.usdc,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [address],
+    });
+  const walletOf = (account: HDAccount) =>
+    createWalletClient({
+      account,
+      chain: {
+        id: chainId,
+        name: "local",
+        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+        rpcUrls: { default: { http: [chain.rpcUrl] } },
+      },
+      transport: http(chain.rpcUrl),
+    });
+  return { chain, client, balance, walletOf };
 }

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import type { User } from "@/lib/client/api";
 import { AcceptPanel } from "./accept-panel";
+import { BonusPanel } from "./bonus-panel";
 import { DealHeader } from "./deal-header";
 import { DealTimeline } from "./deal-timeline";
 import { EscrowActions } from "./escrow-actions";
@@ -87,6 +88,9 @@ export function DealPage({
           onChanged={reload}
         />
       ))}
+      {(viewer === "brand" || viewer === "creator") && (
+        <BonusPanel deal={deal} viewer={viewer} relay={relay} onChanged={reload} />
+      )}
       {(viewer === "brand" || viewer === "creator") && (
         <MessagesPanel deal={deal} viewer={viewer} />
       )}

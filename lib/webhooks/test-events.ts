@@ -96,6 +96,16 @@ export function makeTestEvent(type: DealEventType, now = new Date()): EventJson 
       ...(type === "message.created"
         ? { messageId: randomUUID(), body: "Can you post it on Friday morning?" }
         : {}),
+      ...(type === "bonus.funded" || type === "bonus.paid"
+        ? {
+            bonusId: randomUUID(),
+            amount: "5.000000",
+            message: "Thank you: the launch post did great.",
+            ...(type === "bonus.paid"
+              ? { txHash: `0x${"0".repeat(64)}`, recipient: `0x${"0".repeat(40)}` }
+              : {}),
+          }
+        : {}),
       ...(type === "milestone.changes_requested"
         ? {
             revision: 1,
