@@ -1,5 +1,5 @@
-// npm run bench -- http | blocktime | instances — settlement throughput over HTTP, as callers
-// see it: a production build (`next build` once into .data/next-bench, reused while it is newer
+// npm run bench -- http | blocktime | instances (or npx tsx bench/http.ts [section …]) —
+// settlement throughput over HTTP, as callers see it: a production build (`next build` once into .data/next-bench, reused while it is newer
 // than the sources) started with `next start` on a fresh PostgreSQL database and a fresh anvil,
 // real POST /api/settle requests, against raw single ERC-20 transfers from one account (viem's
 // nonce manager, each waiting for its receipt as the server does) at the same concurrency, in
@@ -607,15 +607,27 @@ const sections: Record<string, () => Promise<void>> = {
 
 async function main() {
   const asked = process.argv.slice(2);
-  const run = asked.length ? asked : Object.keys(sections);
-  for (const name of run) {
-    const section = sections[name];
-    if (!section) throw new Error(`unknown section ${name} (${Object.keys(sections).join(", ")})`);
-    const t = performance.now();
-    console.log(`\n== ${name} (${load()}, ${os.cpus().length} cores)`);
-    await section();
-    console.log(`== ${name}: ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  const unknown = asked.filter((n) => !(n in sections));
+  if (unknown.length)
+    throw new Error(`unknown section ${unknown.join(", ")} (${Object.keys(sections).join(", ")})`);
+  // One section per process: the app's modules cache their environment (database, chain), and
+  // each section has its own.
+  if (asked.length !== 1) {
+    for (const name of asked.length ? asked : Object.keys(sections)) {
+      const res = spawnSync(
+        path.resolve(import.meta.dirname, "../node_modules/.bin/tsx"),
+        [import.meta.filename, name],
+        { stdio: "inherit" },
+      );
+      if (res.status !== 0) process.exitCode = res.status ?? 1;
+    }
+    return;
   }
+  const name = asked[0] as string;
+  const t = performance.now();
+  console.log(`\n== ${name} (${load()}, ${os.cpus().length} cores)`);
+  await (sections[name] as () => Promise<void>)();
+  console.log(`== ${name}: ${((performance.now() - t) / 1000).toFixed(0)} s`);
 }
 
 main().then(
