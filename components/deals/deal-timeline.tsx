@@ -1,15 +1,19 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { apiFetch, errorMessage } from "@/lib/client/api";
 import type { DealEventJson } from "@/lib/events/events";
 import { describeEvent, type EventActor } from "@/lib/notify/describe";
 import { TxLink } from "./escrow-views";
 import { type DealJson, formatDate } from "./format";
+import { useDealPageSeed } from "./page-seed";
 
 // The deal's activity log as a timeline, oldest first: every funding, submission (each
 // revision), verdict, appeal, decision and payment, with who did it. Read from
-// GET /api/deals/:id/events a page at a time; it refreshes whenever the deal changes.
+// GET /api/deals/:id/events a page at a time; it refreshes whenever the deal changes. The
+// first page comes with the page's HTML (app/deals/[id]/load-deal-seed.ts) for the deal as
+// the server rendered it.
 
 const EVENT_ICONS: Record<string, string> = {
   created: "✚",
@@ -47,8 +51,14 @@ export function DealTimeline({ deal }: { deal: DealJson }) {
     deal.paid,
     ...deal.milestones.map((m) => `${m.status}:${m.deliverable?.revision ?? 0}`),
   ].join("|");
+  const seeded = useDealPageSeed().events;
+  const [seed] = useState(() => (seeded ? { version, page: seeded } : null));
   const events = useInfiniteQuery({
     queryKey: ["deal-events", deal.id, version],
+    // The server's first page, for the deal's state it was read with (a later state reads anew).
+    initialData:
+      seed && seed.version === version ? { pages: [seed.page], pageParams: [""] } : undefined,
+    staleTime: 10_000,
     queryFn: ({ pageParam }) =>
       apiFetch<{ events: DealEventJson[]; nextCursor: string | null }>(
         `/api/deals/${deal.id}/events?limit=50${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`,

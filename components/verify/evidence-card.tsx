@@ -1,7 +1,9 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { useDealPageSeed } from "@/components/deals/page-seed";
 import { apiFetch, errorMessage } from "@/lib/client/api";
+import { evidenceSeedKey } from "@/lib/deals/page-seed";
 import type { EvidenceJson } from "@/lib/verify/evidence/read";
 
 // What the verifier read for a milestone's revision: the post as fetched from its platform,
@@ -24,10 +26,17 @@ export function EvidenceCard({
   milestoneId: string;
   revision?: number;
 }) {
-  const [items, setItems] = useState<EvidenceJson[] | null>(null);
+  // Read with the page on the server, when this revision's was (the deal page's seed).
+  const seeded = useDealPageSeed().evidence;
+  const seed = revision === undefined ? undefined : seeded[evidenceSeedKey(milestoneId, revision)];
+  const [items, setItems] = useState<EvidenceJson[] | null>(seed ?? null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
+    if (seed) {
+      setItems(seed);
+      return;
+    }
     const ctl = new AbortController();
     // Newest first: the latest revision's evidence, or exactly the one asked for.
     const query = revision === undefined ? "limit=1" : `revision=${revision}`;
@@ -39,7 +48,7 @@ export function EvidenceCard({
         if (!ctl.signal.aborted) setError(errorMessage(err));
       });
     return () => ctl.abort();
-  }, [milestoneId, revision]);
+  }, [milestoneId, revision, seed]);
 
   if (error) return <p className="muted small">Evidence: {error}</p>;
   if (!items) return null;

@@ -1,25 +1,33 @@
 import type { Metadata } from "next";
 import { DealPage } from "@/components/deals/deal-page";
+import { DealPageSeedProvider } from "@/components/deals/page-seed";
 import { DemoGate } from "@/components/demo/demo-gate";
 import { toUserJson } from "@/lib/auth/users";
+import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { loadDealPage } from "./load-deal-page";
+import { loadDealSeed } from "./load-deal-seed";
 
 export const metadata: Metadata = { title: "Deal" };
 
 // /deals/:id – one deal, for its brand, its creator, or a creator who may take it, rendered
-// on the server with the deal (the first HTML holds it). A deal that does not exist, or that
+// on the server with the deal, its activity log and its evidence (the first HTML holds them). A deal that does not exist, or that
 // the caller may not see, is a real 404; a visitor signed out is asked to sign in.
 export default async function DealRoute({ params }: { params: Promise<{ id: string }> }) {
   const page = await loadDealPage(params, (id) => `/deals/${id}`);
   if ("prompt" in page) return page.prompt;
+  // The activity log and the evidence come with the HTML (one parallel pass on the server),
+  // not from client fetches after it: the panels render at once and only poll for changes.
+  const seed = await loadDealSeed(await getDb(), page.user, page.deal);
   return (
     <DemoGate>
-      <DealPage
-        initial={page.deal}
-        user={toUserJson(page.user)}
-        onrampTemplate={env().ONRAMP_URL ?? null}
-      />
+      <DealPageSeedProvider seed={seed}>
+        <DealPage
+          initial={page.deal}
+          user={toUserJson(page.user)}
+          onrampTemplate={env().ONRAMP_URL ?? null}
+        />
+      </DealPageSeedProvider>
     </DemoGate>
   );
 }
