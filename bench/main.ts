@@ -5,6 +5,7 @@
 //   auth         bench/auth-get.ts
 //   page-weight  bench/page-weight.ts
 //   cold-start   bench/cold-start.ts (spawn of next start to its first answer, vs node:http)
+//   deal-page    bench/deal-page.ts (the deal page usable in Chromium, warm, vs the home page)
 //   http         bench/http.ts http (settles over HTTP on next start, automine)
 //   blocktime    bench/http.ts blocktime (the same on anvil --block-time 2, single and bulk)
 //   instances    bench/http.ts instances (one next start against three)
@@ -20,6 +21,7 @@ const sections: Record<string, string[]> = {
   auth: ["bench/auth-get.ts"],
   "page-weight": ["bench/page-weight.ts"],
   "cold-start": ["bench/cold-start.ts"],
+  "deal-page": ["bench/deal-page.ts"],
   http: ["bench/http.ts", "http"],
   blocktime: ["bench/http.ts", "blocktime"],
   instances: ["bench/http.ts", "instances"],
