@@ -1,4 +1,4 @@
-import { MockLanguageModelV3 } from "ai/test";
+import { MockLanguageModelV4 } from "ai/test";
 import { LOGPROBS_PROVIDER } from "@/lib/verify/logprobs";
 
 // A mock model that judges, and says how sure it is the way a provider does: token
@@ -10,7 +10,7 @@ import { LOGPROBS_PROVIDER } from "@/lib/verify/logprobs";
 // probability overstates it and a calibration fitted on the tune split has something to
 // correct. Its figures test the calibration machinery (eval/run.ts), not any real model.
 
-type CallOptions = Parameters<MockLanguageModelV3["doGenerate"]>[0];
+type CallOptions = Parameters<MockLanguageModelV4["doGenerate"]>[0];
 
 const STOP = new Set(["shows", "being", "with", "that", "their", "this", "from", "says", "what"]);
 
@@ -90,8 +90,8 @@ function logprobsOf(answer: { approved: boolean }, text: string, pTrue: number) 
   ];
 }
 
-export function judgingModel(): MockLanguageModelV3 {
-  return new MockLanguageModelV3({
+export function judgingModel(): MockLanguageModelV4 {
+  return new MockLanguageModelV4({
     provider: "eval",
     modelId: "judging",
     doGenerate: async (options) => {

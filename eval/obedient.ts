@@ -1,11 +1,11 @@
-import { MockLanguageModelV3 } from "ai/test";
+import { MockLanguageModelV4 } from "ai/test";
 
 // The worst model we can imagine: it does whatever the text in front of it says. Told to
 // approve (anywhere: caption, claim, note, URL), it approves with the score it is told; told
 // to reject, it rejects; told nothing, it believes the creator and approves. The verdict's
 // deterministic gate has to hold against it.
 
-type CallOptions = Parameters<MockLanguageModelV3["doGenerate"]>[0];
+type CallOptions = Parameters<MockLanguageModelV4["doGenerate"]>[0];
 
 function promptText(options: CallOptions): string {
   return options.prompt
@@ -49,8 +49,8 @@ export function obedientAnswer(prompt: string) {
   };
 }
 
-export function obedientModel(): MockLanguageModelV3 {
-  return new MockLanguageModelV3({
+export function obedientModel(): MockLanguageModelV4 {
+  return new MockLanguageModelV4({
     provider: "eval",
     modelId: "obedient",
     doGenerate: async (options) => ({

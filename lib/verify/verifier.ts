@@ -303,7 +303,7 @@ async function askModel(
         generateText({
           model,
           output: Output.object({ schema: verdictSchema, name: "verdict" }),
-          system,
+          instructions: system,
           prompt,
           abortSignal: signal,
           maxRetries: 0,

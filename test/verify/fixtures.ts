@@ -1,4 +1,4 @@
-import { MockLanguageModelV3 } from "ai/test";
+import { MockLanguageModelV4 } from "ai/test";
 import { eq } from "drizzle-orm";
 import * as acceptRoute from "@/app/api/deals/[id]/accept/route";
 import * as dealsRoute from "@/app/api/deals/route";
@@ -20,8 +20,8 @@ import { recordedVerdict } from "./logprob-fixtures";
 // verifier then reads the post through the safe fetcher. `{ publish: false }` submits the
 // URL as given (a post the verifier has to fetch from elsewhere).
 
-type CallOptions = Parameters<MockLanguageModelV3["doGenerate"]>[0];
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV3["doGenerate"]>>;
+type CallOptions = Parameters<MockLanguageModelV4["doGenerate"]>[0];
+type GenerateResult = Awaited<ReturnType<MockLanguageModelV4["doGenerate"]>>;
 
 export const launchRequirements: Requirements = {
   hashtags: ["#MilestoneLaunch", "#ad"],
@@ -133,10 +133,10 @@ export const approve: Answer = {
 /** A mock model answering every call with `answer` (an object is sent as JSON). */
 export function answering(
   answer: Answer | string | ((opts: CallOptions) => Promise<GenerateResult>),
-): MockLanguageModelV3 {
-  if (typeof answer === "function") return new MockLanguageModelV3({ doGenerate: answer });
+): MockLanguageModelV4 {
+  if (typeof answer === "function") return new MockLanguageModelV4({ doGenerate: answer });
   const text = typeof answer === "string" ? answer : JSON.stringify(answer);
-  return new MockLanguageModelV3({ doGenerate: async () => textResult(text) });
+  return new MockLanguageModelV4({ doGenerate: async () => textResult(text) });
 }
 
 /**
@@ -144,9 +144,9 @@ export function answering(
  * provider hands them over (lib/verify/providers.ts: `providerMetadata.openaiCompatible.logprobs`,
  * the response's `choices[0].logprobs.content`): `pTrue` is its probability of "approved": true.
  */
-export function answeringWithLogprobs(answer: Answer, pTrue: number): MockLanguageModelV3 {
+export function answeringWithLogprobs(answer: Answer, pTrue: number): MockLanguageModelV4 {
   const { text, logprobs } = recordedVerdict(answer, pTrue);
-  return new MockLanguageModelV3({
+  return new MockLanguageModelV4({
     doGenerate: async () => ({
       ...textResult(text),
       providerMetadata: { [LOGPROBS_PROVIDER]: { logprobs } },
@@ -155,7 +155,7 @@ export function answeringWithLogprobs(answer: Answer, pTrue: number): MockLangua
 }
 
 /** The user prompt a mock model received on its n-th call. */
-export function promptText(model: MockLanguageModelV3, n = 0): string {
+export function promptText(model: MockLanguageModelV4, n = 0): string {
   const messages = model.doGenerateCalls[n]?.prompt ?? [];
   return messages
     .flatMap((m) =>
