@@ -1,7 +1,7 @@
 import type { NextConfig } from "next";
 import { PHASE_PRODUCTION_BUILD } from "next/constants";
 import { assertProductionReady, isEmbedded, parseEnv } from "./lib/env";
-import { browserRpcOrigins, securityHeaders } from "./lib/security-headers";
+import { browserRpcOrigins, browserUploadOrigins, securityHeaders } from "./lib/security-headers";
 
 const env = parseEnv(process.env);
 
@@ -29,6 +29,7 @@ export const nextConfig: NextConfig = {
     const headers = securityHeaders({
       dev: process.env.NODE_ENV === "development",
       rpcOrigins: browserRpcOrigins(env),
+      uploadOrigins: browserUploadOrigins(env),
     });
     return [{ source: "/:path*", headers }];
   },

@@ -111,6 +111,7 @@ import {
   sandboxPostPageResponse,
   sandboxPostResponse,
 } from "@/lib/social/posts";
+import { uploadTicketBody, uploadTicketSchema } from "@/lib/storage/direct";
 import { profilePatchBody, profileResponse } from "@/lib/users/profile";
 import { evidenceListResponse, evidenceQuery } from "@/lib/verify/evidence/read";
 import { precheckBody, precheckResponse } from "@/lib/verify/precheck";
@@ -732,17 +733,34 @@ export const endpoints: Endpoint[] = [
   },
   {
     method: "POST",
+    path: "/api/uploads",
+    tag: "Drafts",
+    auth: true,
+    body: uploadTicketBody,
+    summary:
+      "A URL to send one file (a draft's image or video) straight to the bucket, so a large video never passes through the app (a serverless host caps request bodies: Vercel at 4.5 MB). PUT exactly `size` bytes with the given headers within 15 minutes, then name the returned `id` as `upload` when sending the draft: the file is then checked (its real type, its size by kind) and its metadata removed, exactly as a form upload. Only where uploads are kept in a bucket (S3_BUCKET); the embedded setup answers 503 not_configured and takes the file in the draft's form. 60 a minute per person.",
+    response: "201 { upload: { id, url, method, headers, expiresAt } }",
+    responseSchema: uploadTicketSchema,
+    errors: [
+      "400 invalid_request (a type not accepted; size a positive whole number)",
+      "413 payload_too_large (past the limit of the type's kind)",
+      "429 rate_limited",
+      "503 not_configured (uploads are kept on the server's disk: send the file in the form)",
+    ],
+  },
+  {
+    method: "POST",
     path: "/api/milestones/{id}/drafts",
     tag: "Drafts",
     auth: true,
     body: draftBody,
     form: draftUploadBody,
     summary:
-      "The creator sends a draft of the post before publishing it: the caption, and the media as a file (multipart/form-data: `caption`, `link`, `file`) or a link (JSON or form). Each draft is a new revision; one still waiting for the brand is superseded. The milestone's hashtags, mentions and links are checked on the caption at once (`check`). A file's real type is read from its bytes (JPEG, PNG, WebP; MP4, MOV, WebM), its size limited per kind (10 MB image, 100 MB video by default) and its metadata removed before it is stored. 30 a minute per creator. Records `draft.submitted`.",
+      "The creator sends a draft of the post before publishing it: the caption, and the media as a file (multipart/form-data: `caption`, `link`, `file`), as a file sent straight to the bucket beforehand (JSON `upload`: see POST /api/uploads) or a link (JSON or form). Each draft is a new revision; one still waiting for the brand is superseded. The milestone's hashtags, mentions and links are checked on the caption at once (`check`). A file's real type is read from its bytes (JPEG, PNG, WebP; MP4, MOV, WebM), its size limited per kind (10 MB image, 100 MB video by default) and its metadata removed before it is stored. 30 a minute per creator. Records `draft.submitted`.",
     response: "201 { draft }",
     responseSchema: draftResponse,
     errors: [
-      "400 invalid_request (caption 1–5000 characters, link an http or https URL, not a file and a link together)",
+      "400 invalid_request (caption 1–5000 characters, link an http or https URL, the media one way only, an `upload` that is not the caller's or was never sent)",
       "403 forbidden (not the creator)",
       "404 not_found",
       "409 invalid_state (the deal is not active, or the post is already submitted)",

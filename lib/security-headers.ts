@@ -10,6 +10,8 @@ export type SecurityHeaderOptions = {
   dev: boolean;
   /** Origins the browser's wallet code (wagmi/viem) sends JSON-RPC to. */
   rpcOrigins: string[];
+  /** The bucket the browser PUTs large files to (lib/storage/direct.ts), when there is one. */
+  uploadOrigins?: string[];
 };
 
 function originOf(url: string): string | null {
@@ -37,10 +39,30 @@ export function browserRpcOrigins(e: Pick<Env, "CHAIN" | "RPC_URL">): string[] {
 }
 
 /**
+ * Where the browser sends a file straight to the bucket (a presigned PUT from POST
+ * /api/uploads): the S3 endpoint (path-style), the bucket's own host under it, or AWS's
+ * regional bucket host. None when uploads are kept on the server's disk.
+ */
+export function browserUploadOrigins(
+  e: Pick<
+    Env,
+    "STORAGE_DRIVER" | "S3_BUCKET" | "S3_ENDPOINT" | "S3_FORCE_PATH_STYLE" | "S3_REGION"
+  >,
+): string[] {
+  const driver = e.STORAGE_DRIVER ?? (e.S3_BUCKET ? "s3" : "local");
+  if (driver !== "s3" || !e.S3_BUCKET) return [];
+  if (!e.S3_ENDPOINT) return [`https://${e.S3_BUCKET}.s3.${e.S3_REGION}.amazonaws.com`];
+  const endpoint = new URL(e.S3_ENDPOINT);
+  if (e.S3_FORCE_PATH_STYLE) return [endpoint.origin];
+  return [`${endpoint.protocol}//${e.S3_BUCKET}.${endpoint.host}`];
+}
+
+/**
  * The content security policy. Scripts and styles need 'unsafe-inline': Next inlines its
  * bootstrap scripts and React its style props, and nonces would make every page dynamic
  * on a per-request nonce. What the policy does buy: no framing (clickjacking), no plugins,
- * no <base> or form hijacking, and connections only to this origin and the chain's RPC.
+ * no <base> or form hijacking, and connections only to this origin, the chain's RPC and the
+ * uploads bucket.
  */
 export function contentSecurityPolicy(o: SecurityHeaderOptions): string {
   const directives: Record<string, string[]> = {
@@ -49,7 +71,12 @@ export function contentSecurityPolicy(o: SecurityHeaderOptions): string {
     "style-src": ["'self'", "'unsafe-inline'"],
     "img-src": ["'self'", "data:", "blob:"],
     "font-src": ["'self'", "data:"],
-    "connect-src": ["'self'", ...o.rpcOrigins, ...(o.dev ? ["ws:", "wss:"] : [])],
+    "connect-src": [
+      "'self'",
+      ...o.rpcOrigins,
+      ...(o.uploadOrigins ?? []),
+      ...(o.dev ? ["ws:", "wss:"] : []),
+    ],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
     "form-action": ["'self'"],

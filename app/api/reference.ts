@@ -65,6 +65,7 @@ import * as settle from "./settle/route";
 import * as socialOembed from "./social/oembed/route";
 import * as socialPostsId from "./social/posts/[id]/route";
 import * as socialPosts from "./social/posts/route";
+import * as uploads from "./uploads/route";
 import * as verify from "./verify/route";
 import * as wallet from "./wallet/route";
 import * as walletWithdrawals from "./wallet/withdrawals/route";
@@ -143,6 +144,7 @@ export const routeModules: Record<string, Record<string, unknown>> = {
   "/api/verify": verify,
   "/api/wallet": wallet,
   "/api/wallet/withdrawals": walletWithdrawals,
+  "/api/uploads": uploads,
   "/api/webhooks/{id}/deliveries/{deliveryId}/resend": webhooksIdDeliveriesDeliveryidResend,
   "/api/webhooks/{id}/deliveries": webhooksIdDeliveries,
   "/api/webhooks/{id}/rotate-secret": webhooksIdRotateSecret,

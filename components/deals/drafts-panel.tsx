@@ -309,16 +309,22 @@ function BrandAnswer({ draft: d, onChanged }: { draft: DraftJson; onChanged(): P
   );
 }
 
-/** Posts the draft as a multipart form with XMLHttpRequest, which reports upload progress. */
-function sendDraft(
+/**
+ * One request with XMLHttpRequest, which (unlike fetch) reports upload progress. Resolves with
+ * the status and the parsed JSON (null when the answer is not JSON); rejects only when the
+ * server cannot be reached.
+ */
+function xhrSend(
+  method: "POST" | "PUT",
   url: string,
-  form: FormData,
+  body: XMLHttpRequestBodyInit,
+  headers: Record<string, string>,
   onProgress: (fraction: number) => void,
-): Promise<DraftJson> {
+): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", url);
-    xhr.setRequestHeader("accept", "application/json");
+    xhr.open(method, url);
+    for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };
@@ -327,26 +333,86 @@ function sendDraft(
         new ApiError("network_error", "Could not reach the server. Check your connection.", 0),
       );
     xhr.onload = () => {
-      let body: unknown = null;
+      let json: unknown = null;
       try {
-        body = JSON.parse(xhr.responseText);
+        json = JSON.parse(xhr.responseText);
       } catch {
-        // not JSON
+        // not JSON (a bucket answers XML)
       }
-      if (xhr.status >= 200 && xhr.status < 300) {
-        resolve((body as { draft: DraftJson }).draft);
-        return;
-      }
-      const error = (body as { error?: { code: string; message: string; details?: unknown } })
-        ?.error;
-      reject(
-        error
-          ? new ApiError(error.code, error.message, xhr.status, error.details)
-          : new ApiError("http_error", `The server answered ${xhr.status}.`, xhr.status),
-      );
+      resolve({ status: xhr.status, json });
     };
-    xhr.send(form);
+    xhr.send(body);
   });
+}
+
+function draftAnswer({ status, json }: { status: number; json: unknown }): DraftJson {
+  if (status >= 200 && status < 300) return (json as { draft: DraftJson }).draft;
+  const error = (json as { error?: { code: string; message: string; details?: unknown } })?.error;
+  throw error
+    ? new ApiError(error.code, error.message, status, error.details)
+    : new ApiError("http_error", `The server answered ${status}.`, status);
+}
+
+type UploadTicket = {
+  upload: { id: string; url: string; method: "PUT"; headers: Record<string, string> };
+};
+
+/**
+ * A file sent straight to the bucket (POST /api/uploads, then a PUT to the URL it gives), so a
+ * large video never passes through the app: its id, or null where the server keeps files on
+ * its own disk (503 not_configured) or the browser names a type the ticket does not take —
+ * then the file goes in the draft's form, which checks it the same way.
+ */
+async function directUpload(
+  file: File,
+  onProgress: (fraction: number) => void,
+): Promise<string | null> {
+  if (!ACCEPT.split(",").includes(file.type)) return null;
+  let ticket: UploadTicket;
+  try {
+    ticket = await apiFetch<UploadTicket>("/api/uploads", {
+      method: "POST",
+      body: { type: file.type, size: file.size },
+    });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "not_configured") return null;
+    throw err;
+  }
+  const { upload } = ticket;
+  const put = await xhrSend(upload.method, upload.url, file, upload.headers, onProgress);
+  if (put.status < 200 || put.status >= 300)
+    throw new ApiError(
+      "upload_failed",
+      `The file storage refused the upload (${put.status}). Try again, or send a link instead.`,
+      put.status,
+    );
+  return upload.id;
+}
+
+/** Sends the draft: its file straight to the bucket where there is one, else in the form. */
+async function sendDraft(
+  url: string,
+  fields: { caption: string; link?: string },
+  file: File | null,
+  onProgress: (fraction: number) => void,
+): Promise<DraftJson> {
+  const json = { accept: "application/json", "content-type": "application/json" };
+  const upload = file ? await directUpload(file, onProgress) : null;
+  if (upload)
+    return draftAnswer(
+      await xhrSend(
+        "POST",
+        url,
+        JSON.stringify({ ...fields, upload, uploadName: file?.name }),
+        json,
+        () => {},
+      ),
+    );
+  const form = new FormData();
+  form.set("caption", fields.caption);
+  if (fields.link) form.set("link", fields.link);
+  if (file) form.set("file", file, file.name);
+  return draftAnswer(await xhrSend("POST", url, form, { accept: "application/json" }, onProgress));
 }
 
 function DraftForm({
@@ -370,13 +436,14 @@ function DraftForm({
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFailure(null);
-    const form = new FormData();
-    form.set("caption", caption);
-    if (link.trim()) form.set("link", link.trim());
-    if (file) form.set("file", file, file.name);
     setProgress(0);
     try {
-      await sendDraft(`/api/milestones/${milestone.id}/drafts`, form, setProgress);
+      await sendDraft(
+        `/api/milestones/${milestone.id}/drafts`,
+        { caption, ...(link.trim() ? { link: link.trim() } : {}) },
+        file,
+        setProgress,
+      );
       setFile(null);
       setLink("");
       setFileKey((k) => k + 1);

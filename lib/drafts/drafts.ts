@@ -18,6 +18,7 @@ import { log } from "@/lib/log";
 import { decodeCursor, encodeCursor, type Page, type PageQuery, toPage } from "@/lib/pagination";
 import { reserveAttempt } from "@/lib/rate-limit";
 import type { ObjectStorage, RangeRequest } from "@/lib/storage";
+import { claimUpload } from "@/lib/storage/direct";
 import { serveObject } from "@/lib/storage/serve";
 import { prepareUpload } from "@/lib/storage/uploads";
 import { checkDraftCaption } from "@/lib/verify/draft-match";
@@ -115,20 +116,29 @@ export async function createDraft(
   if (deal.creatorId !== caller.id)
     throw new AppError("forbidden", "Only the deal's creator can send drafts.");
   assertTakesDrafts(deal, milestone);
-  if (file && input.link)
-    throw new AppError("invalid_request", "Send the media as a file or as a link, not both.", {
-      details: [{ path: ["link"], message: "not with a file", code: "custom" }],
+  const ways = [file && "file", input.link && "link", input.upload && "upload"].filter(Boolean);
+  if (ways.length > 1)
+    throw new AppError("invalid_request", "Send the media one way: a file, an upload or a link.", {
+      details: [{ path: [ways[1]], message: `not with a ${ways[0]}`, code: "custom" }],
     });
   await reserveAttempt(db, { bucket: `draft:${caller.id}`, ...DRAFT_WINDOW });
 
-  // The file is checked, stripped and stored before the transaction (no network call inside
-  // one); if the transaction then fails, the object is removed again.
+  // The file (sent in the form, or straight to the bucket beforehand: lib/storage/direct.ts)
+  // is checked, stripped and stored before the transaction (no network call inside one); if
+  // the transaction then fails, the object is removed again.
+  const claimed = input.upload ? await claimUpload(storage, caller, input.upload) : null;
+  const media = file ?? (claimed && { ...claimed, name: input.uploadName || null });
   let stored: { key: string; type: string; kind: "image" | "video"; size: number } | null = null;
-  if (file) {
-    const upload = await prepareUpload(file.bytes, file.type);
-    const key = `drafts/${deal.id}/${milestone.id}/${randomUUID()}.${upload.ext}`;
-    await storage.put(key, upload.bytes, upload.type);
-    stored = { key, type: upload.type, kind: upload.kind, size: upload.bytes.byteLength };
+  try {
+    if (media) {
+      const upload = await prepareUpload(media.bytes, media.type);
+      const key = `drafts/${deal.id}/${milestone.id}/${randomUUID()}.${upload.ext}`;
+      await storage.put(key, upload.bytes, upload.type);
+      stored = { key, type: upload.type, kind: upload.kind, size: upload.bytes.byteLength };
+    }
+  } finally {
+    // What was sent straight to the bucket is kept only as the checked, stripped copy.
+    await claimed?.discard();
   }
   try {
     const draft = await db.transaction(async (tx) => {
@@ -146,7 +156,7 @@ export async function createDraft(
         mediaKey: stored?.key ?? null,
         mediaType: stored?.type ?? null,
         mediaSize: stored?.size ?? null,
-        mediaName: file?.name ? file.name.slice(0, 200) : null,
+        mediaName: media?.name ? media.name.slice(0, 200) : null,
         mediaUrl: input.link ?? null,
         submittedBy: caller.id,
       });

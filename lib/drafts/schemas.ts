@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageQuery } from "@/lib/pagination";
+import { uploadIdField } from "@/lib/storage/direct";
 import { acceptedUploadTypes } from "@/lib/storage/uploads";
 
 // The drafts API's shapes (lib/drafts/drafts.ts): what the creator sends, what both read.
@@ -21,11 +22,19 @@ export const draftBody = z.object({
     .max(2000, "must be at most 2000 characters")
     .optional()
     .describe("The media as a link (a preview on a drive, an unlisted video) instead of a file"),
+  upload: uploadIdField.optional(),
+  uploadName: z
+    .string()
+    .trim()
+    .max(200, "must be at most 200 characters")
+    .refine(noNul, "must not contain a NUL (\\u0000) character")
+    .optional()
+    .describe("With `upload`: the file's name as the creator knows it, shown to the brand"),
 });
 export type DraftInput = z.infer<typeof draftBody>;
 
 /** The multipart form (documentation: the handler reads it itself, with the file's bytes). */
-export const draftUploadBody = draftBody.extend({
+export const draftUploadBody = draftBody.omit({ upload: true, uploadName: true }).extend({
   file: z
     .string()
     .optional()

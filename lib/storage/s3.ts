@@ -7,6 +7,7 @@ import {
   S3Client,
   S3ServiceException,
 } from "@aws-sdk/client-s3";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import {
   assertKey,
   type ByteRange,
@@ -51,6 +52,10 @@ export class S3Storage implements ObjectStorage {
       forcePathStyle: settings.forcePathStyle ?? false,
       ...(settings.credentials ? { credentials: settings.credentials } : {}),
       maxAttempts: 3,
+      // Checksums only where S3 requires one: a presigned PUT then names no checksum the
+      // browser's bytes would have to match, and S3-compatible services that do not know the
+      // newer checksum headers (some R2, MinIO and Backblaze versions) accept every call.
+      requestChecksumCalculation: "WHEN_REQUIRED",
     });
   }
 
@@ -99,6 +104,29 @@ export class S3Storage implements ObjectStorage {
       }
       throw err;
     }
+  }
+
+  async presignPut(
+    key: string,
+    contentType: string,
+    size: number,
+    expiresIn: number,
+  ): Promise<{ url: string; headers: Record<string, string> }> {
+    assertKey(key);
+    // Content-Type and Content-Length are signed: the bucket takes exactly this file's size
+    // and declared type, or refuses the PUT. No checksum is asked for (the client computes
+    // none for a presigned request: see requestChecksumCalculation in the constructor).
+    const url = await getSignedUrl(
+      this.client,
+      new PutObjectCommand({
+        Bucket: this.settings.bucket,
+        Key: key,
+        ContentType: contentType,
+        ContentLength: size,
+      }),
+      { expiresIn, signableHeaders: new Set(["content-type", "content-length"]) },
+    );
+    return { url, headers: { "Content-Type": contentType } };
   }
 
   async delete(key: string): Promise<void> {

@@ -53,6 +53,17 @@ export interface ObjectStorage {
   get(key: string, range?: RangeRequest): Promise<StoredObject | null>;
   /** Removes the object; removing one that is not there is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * A URL the browser may PUT exactly `size` bytes of `contentType` to under `key`, for
+   * `expiresIn` seconds, without the bytes passing through the app (lib/storage/direct.ts).
+   * Only a bucket has one; the local directory is reached through the app's own form upload.
+   */
+  presignPut?(
+    key: string,
+    contentType: string,
+    size: number,
+    expiresIn: number,
+  ): Promise<{ url: string; headers: Record<string, string> }>;
 }
 
 // Keys are made by the app (lib/storage/keys), never taken from a request; this check is the

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
-import { browserRpcOrigins, contentSecurityPolicy } from "@/lib/security-headers";
+import {
+  browserRpcOrigins,
+  browserUploadOrigins,
+  contentSecurityPolicy,
+} from "@/lib/security-headers";
 import { nextConfig } from "@/next.config";
 
 // The headers next.config.ts puts on every page and API response. (That the app really
@@ -49,6 +53,31 @@ describe("security headers (next.config.ts)", () => {
     const csp = directives(contentSecurityPolicy({ dev: true, rpcOrigins: [] }));
     expect(csp["script-src"]).toContain("'unsafe-eval'");
     expect(csp["connect-src"]).toEqual(expect.arrayContaining(["ws:", "wss:"]));
+  });
+
+  it("connect-src names the uploads bucket the browser PUTs files to, and nothing without one", () => {
+    expect(browserUploadOrigins(parseEnv({}))).toEqual([]);
+    expect(browserUploadOrigins(parseEnv({ S3_BUCKET: "media" }))).toEqual([
+      "https://media.s3.us-east-1.amazonaws.com",
+    ]);
+    expect(
+      browserUploadOrigins(
+        parseEnv({ S3_BUCKET: "media", S3_ENDPOINT: "https://acc.r2.cloudflarestorage.com" }),
+      ),
+    ).toEqual(["https://media.acc.r2.cloudflarestorage.com"]);
+    expect(
+      browserUploadOrigins(
+        parseEnv({
+          S3_BUCKET: "media",
+          S3_ENDPOINT: "http://127.0.0.1:9000/",
+          S3_FORCE_PATH_STYLE: "1",
+        }),
+      ),
+    ).toEqual(["http://127.0.0.1:9000"]);
+    const csp = directives(
+      contentSecurityPolicy({ dev: false, rpcOrigins: [], uploadOrigins: ["https://b.example"] }),
+    );
+    expect(csp["connect-src"]).toEqual(["'self'", "https://b.example"]);
   });
 
   it("connect-src follows the chain the browser talks to, never a private RPC_URL", () => {

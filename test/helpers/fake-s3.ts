@@ -16,6 +16,8 @@ export type FakeS3 = {
   bucket: string;
   objects: Map<string, { body: Buffer; contentType: string }>;
   requests: FakeS3Request[];
+  /** The requests authorised by a presigned URL rather than an Authorization header. */
+  presignedRequests: FakeS3Request[];
   close(): Promise<void>;
 };
 
@@ -40,6 +42,7 @@ const xmlError = (code: string, message: string, key: string) =>
 export async function startFakeS3(opts: { bucket: string; accessKeyId: string }): Promise<FakeS3> {
   const objects = new Map<string, { body: Buffer; contentType: string }>();
   const requests: FakeS3Request[] = [];
+  const presignedRequests: FakeS3Request[] = [];
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -47,8 +50,23 @@ export async function startFakeS3(opts: { bucket: string; accessKeyId: string })
     const url = new URL(req.url ?? "/", "http://fake");
     requests.push({ method: req.method ?? "", path: url.pathname, headers: req.headers });
     res.setHeader("x-amz-request-id", "FAKE0001");
+    // Signed in the Authorization header, or presigned (the signature in the query string: a
+    // browser's PUT to a URL from POST /api/uploads), which must sign the type and the length.
     const auth = String(req.headers.authorization ?? "");
-    if (!auth.startsWith(`AWS4-HMAC-SHA256 Credential=${opts.accessKeyId}/`)) {
+    const presigned =
+      url.searchParams.get("X-Amz-Algorithm") === "AWS4-HMAC-SHA256" &&
+      (url.searchParams.get("X-Amz-Credential") ?? "").startsWith(`${opts.accessKeyId}/`) &&
+      Number(url.searchParams.get("X-Amz-Expires")) > 0 &&
+      ["content-length", "content-type"].every((h) =>
+        (url.searchParams.get("X-Amz-SignedHeaders") ?? "").split(";").includes(h),
+      );
+    if (presigned)
+      presignedRequests.push({
+        method: req.method ?? "",
+        path: url.pathname,
+        headers: req.headers,
+      });
+    if (!presigned && !auth.startsWith(`AWS4-HMAC-SHA256 Credential=${opts.accessKeyId}/`)) {
       res.writeHead(403, { "Content-Type": "application/xml" });
       res.end(xmlError("AccessDenied", "Access Denied", ""));
       return;
@@ -132,6 +150,7 @@ export async function startFakeS3(opts: { bucket: string; accessKeyId: string })
     bucket: opts.bucket,
     objects,
     requests,
+    presignedRequests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

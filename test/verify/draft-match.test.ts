@@ -84,10 +84,10 @@ describe("similarity", () => {
 
   it("a post far longer than the draft is bounded by the lengths, without the quadratic table", () => {
     const long = `${draft.caption} ${"spam ".repeat(200_000)}`;
-    const started = performance.now();
     const m = matchApprovedDraft(draft, long, 0.9);
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(m.matches).toBe(false);
+    // "at most": the figure is the bound from the two lengths, which only the path that skips
+    // the edit-distance table writes (a timed assertion would fail on a busy machine instead).
     expect(m.differences[0]).toMatch(/: at most 0 % the same, at least 90 % needed$/);
     expect(captionSimilarity("", "")).toEqual({ similarity: 1, exact: true });
   });

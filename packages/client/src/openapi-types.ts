@@ -519,6 +519,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A URL to send one file (a draft's image or video) straight to the bucket, so a large video never passes through the app (a serverless host caps request bodies: Vercel at 4.5 MB). PUT exactly `size` bytes with the given headers within 15 minutes, then name the returned `id` as `upload` when sending the draft: the file is then checked (its real type, its size by kind) and its metadata removed, exactly as a form upload. Only where uploads are kept in a bucket (S3_BUCKET); the embedded setup answers 503 not_configured and takes the file in the draft's form. 60 a minute per person. */
+        post: operations["postUploads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/milestones/{id}/drafts": {
         parameters: {
             query?: never;
@@ -529,7 +546,7 @@ export interface paths {
         /** The milestone's drafts, newest revision first, each with the brand's answer and the rule checks on its caption as they stand now. The deal's two parties only. */
         get: operations["getMilestonesByIdDrafts"];
         put?: never;
-        /** The creator sends a draft of the post before publishing it: the caption, and the media as a file (multipart/form-data: `caption`, `link`, `file`) or a link (JSON or form). Each draft is a new revision; one still waiting for the brand is superseded. The milestone's hashtags, mentions and links are checked on the caption at once (`check`). A file's real type is read from its bytes (JPEG, PNG, WebP; MP4, MOV, WebM), its size limited per kind (10 MB image, 100 MB video by default) and its metadata removed before it is stored. 30 a minute per creator. Records `draft.submitted`. */
+        /** The creator sends a draft of the post before publishing it: the caption, and the media as a file (multipart/form-data: `caption`, `link`, `file`), as a file sent straight to the bucket beforehand (JSON `upload`: see POST /api/uploads) or a link (JSON or form). Each draft is a new revision; one still waiting for the brand is superseded. The milestone's hashtags, mentions and links are checked on the caption at once (`check`). A file's real type is read from its bytes (JPEG, PNG, WebP; MP4, MOV, WebM), its size limited per kind (10 MB image, 100 MB video by default) and its metadata removed before it is stored. 30 a minute per creator. Records `draft.submitted`. */
         post: operations["postMilestonesByIdDrafts"];
         delete?: never;
         options?: never;
@@ -1745,6 +1762,25 @@ export interface components {
                 verdicts: components["schemas"]["Verdict"][];
                 /** @description Every revision sent back for changes */
                 changeRequests: components["schemas"]["ChangeRequest"][];
+            };
+        };
+        UploadTicket: {
+            upload: {
+                /** @description Name this in the draft or message (`upload`) once the PUT succeeded */
+                id: string;
+                /**
+                 * Format: uri
+                 * @description PUT the file's bytes here
+                 */
+                url: string;
+                /** @constant */
+                method: "PUT";
+                /** @description Send these headers with the PUT */
+                headers: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                expiresAt: string;
             };
         };
         Draft: {
@@ -6115,6 +6151,110 @@ export interface operations {
             };
         };
     };
+    postUploads: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version to answer in (see /docs#changelog). Default: the version the API key is pinned to, else the current one (2026-11-24). An unknown version is refused with 400 invalid_request. */
+                "Milestone-Version"?: "2026-11-24" | "2026-06-01";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "image/jpeg" | "image/png" | "image/webp" | "video/mp4" | "video/quicktime" | "video/webm";
+                    /** @description The file's size in bytes: the URL takes exactly this many */
+                    size: number;
+                };
+            };
+        };
+        responses: {
+            /** @description 201 { upload: { id, url, method, headers, expiresAt } } */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadTicket"];
+                };
+            };
+            /** @description 400 invalid_request (a type not accepted; size a positive whole number); 400 invalid_json (the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 401 unauthenticated | invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 403 insufficient_scope (an API key without the write scope); 403 csrf_rejected (the session cookie, from another site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 413 payload_too_large (past the limit of the type's kind) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 415 unsupported_media_type (a body not sent as application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 429 rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 500 internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 503 not_configured (uploads are kept on the server's disk: send the file in the form) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getMilestonesByIdDrafts: {
         parameters: {
             query?: {
@@ -6221,6 +6361,10 @@ export interface operations {
                      * @description The media as a link (a preview on a drive, an unlisted video) instead of a file
                      */
                     link?: string;
+                    /** @description A file sent straight to storage (POST /api/uploads), instead of a form upload */
+                    upload?: string;
+                    /** @description With `upload`: the file's name as the creator knows it, shown to the brand */
+                    uploadName?: string;
                 };
                 "multipart/form-data": {
                     caption: string;
@@ -6249,7 +6393,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description 400 invalid_request (caption 1–5000 characters, link an http or https URL, not a file and a link together); 400 invalid_json (the body) */
+            /** @description 400 invalid_request (caption 1–5000 characters, link an http or https URL, the media one way only, an `upload` that is not the caller's or was never sent); 400 invalid_json (the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
