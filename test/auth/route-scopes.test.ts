@@ -72,6 +72,9 @@ const MOVES_MONEY = [
   "POST /api/faucet/drip",
   "POST /api/faucet/test-usdc",
   "POST /api/wallet/withdrawals",
+  // a bonus is started (its escrow deal, funded like a deal) and released to the creator
+  "POST /api/deals/{id}/bonuses",
+  "POST /api/deals/{id}/bonuses/{bonusId}/release",
 ];
 
 const address = "0x00000000000000000000000000000000000000a1";
@@ -90,6 +93,7 @@ const BODIES: Record<string, unknown> = {
   "PATCH /api/milestones/{id}": { metadata: { order: "1" } },
   "POST /api/deals/{id}/accept": {},
   "POST /api/deals/{id}/cancel": { txHash: hash },
+  "POST /api/deals/{id}/bonuses": { amount: "1000000", message: "Great work." },
   "POST /api/deals/{id}/funding": { txHash: hash },
   "POST /api/deals/{id}/funding/deposit": { refundAddress: address },
   "POST /api/deals/{id}/funding/authorization": {
@@ -112,6 +116,7 @@ const BODIES: Record<string, unknown> = {
   "POST /api/notifications/read": { all: true },
   "POST /api/settle": { milestoneId: randomUUID() },
   "POST /api/social/posts": { handle: "scopewalk", caption: "hello" },
+  "POST /api/uploads": { type: "image/png", size: 10 },
   "POST /api/verify": { milestoneId: randomUUID() },
   "POST /api/wallet/withdrawals": { to: address, amount: "1" },
   "POST /api/webhooks": { url: "http://127.0.0.1:9/hook" },
@@ -133,6 +138,7 @@ const BODIES: Record<string, unknown> = {
 
 const QUERIES: Record<string, string> = {
   "DELETE /api/profile/handles": "?platform=sandbox",
+  "GET /api/faucet/drip": `?address=${address}`,
 };
 
 /** The call for an operation: path parameters filled in (ids that exist nowhere). */
