@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import { type Address, erc20Abi, getAddress } from "viem";
 import {
   api,
+  axeProblems,
   devAccount,
   fundGaslessly,
   localChain,
@@ -78,6 +79,7 @@ test("after a paid milestone the brand sends a bonus; the creator's on-chain bal
   await form.getByTestId("send-bonus").click();
   const confirm = form.getByTestId("confirm-bonus");
   await expect(confirm).toContainText("7.50 USDC");
+  expect(await axeProblems(brand)).toEqual([]);
   expect(
     (await api<{ bonuses: unknown[] }>(brand, "GET", `/api/deals/${deal.id}/bonuses`)).bonuses,
   ).toEqual([]);
@@ -100,6 +102,7 @@ test("after a paid milestone the brand sends a bonus; the creator's on-chain bal
     `/api/deals/${bonuses[0]?.id}/funding`,
   );
   await expect(funding.getByTestId("deposit-address")).toContainText(terms.funding.deposit.address);
+  expect(await axeProblems(brand)).toEqual([]);
   await screenshots(brand, "bonus-brand-funding");
   await api(brand, "POST", "/api/faucet/test-usdc", { address: PAYER.address });
   const hash = await walletOf(PAYER).writeContract({
@@ -119,6 +122,7 @@ test("after a paid milestone the brand sends a bonus; the creator's on-chain bal
   await expect(sent.getByTestId("bonus-tx")).toBeVisible();
   expect(await balance(creatorWallet)).toBe(before + 7_500_000n);
   await expect(panel.getByTestId("bonus-form")).toBeVisible(); // another one may follow
+  expect(await axeProblems(brand)).toEqual([]);
   await screenshots(brand, "bonus-brand-paid");
 
   // Both parties: the bonus on the page (its message as text) and on the timeline.

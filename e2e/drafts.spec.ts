@@ -1,8 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import sharp from "sharp";
 import {
   api,
+  axeProblems,
   devAccount,
   fundGaslessly,
   screenshots,
@@ -25,15 +25,6 @@ const BRAND = devAccount(10);
 // Both carry #ad: the deal's disclosure rule (on by default) is checked on drafts and posts.
 const APPROVED = "Launch day! The Milestone app pays creators per milestone. #launch #ad";
 const EDITED = "Launch day! Half price today only with code SAVE50. #launch #ad";
-
-async function axeProblems(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} — ${n.failureSummary}`));
-}
 
 test("draft → change requested → second draft → approved; a post that differs is listed as a difference", async ({
   browser,

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import {
   type Browser,
   type BrowserContextOptions,
@@ -292,4 +293,14 @@ export async function localChain(page: Page) {
       transport: http(chain.rpcUrl),
     });
   return { chain, client, balance, walletOf };
+}
+
+/** Serious and critical axe findings (WCAG 2.x A/AA and best practice) on the page as it is. */
+export async function axeProblems(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} — ${n.failureSummary}`));
 }
