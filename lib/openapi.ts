@@ -101,9 +101,9 @@ import {
   decisionBody,
   refundMilestoneBody,
   requestChangesBody,
-  settleBody,
+  settleRequestBody,
 } from "@/lib/settle/schemas";
-import { settleResponse } from "@/lib/settle/settle";
+import { bulkSettleResponse, settleResponse } from "@/lib/settle/settle";
 import {
   oembedQuery,
   oembedResponse,
@@ -677,14 +677,14 @@ export const endpoints: Endpoint[] = [
     path: "/api/settle",
     tag: "Verification and settlement",
     auth: true,
-    body: settleBody,
+    body: settleRequestBody,
     summary:
-      "Verify → gate (approved && score ≥ minScore) → approve → one escrow release: floor(amount × score) USDC to the creator and the rest of the milestone back to the brand, carrying the verdict record's hash — exactly once. Honours Idempotency-Key.",
+      'Verify → gate (approved && score ≥ minScore) → approve → one escrow release: floor(amount × score) USDC to the creator and the rest of the milestone back to the brand, carrying the verdict record\'s hash — exactly once. Honours Idempotency-Key. Bulk: `{ milestoneIds: [...] }` (1–100 distinct ids, with the same via and minScore) settles each exactly as the single form would — the same scopes, owner checks, gate and exactly-once claim — and answers 200 with one result per id, in order, within one CHAIN_BUDGET_SECONDS; a repeat pays nothing twice. Example: `{ "milestoneIds": ["…a", "…b"] }` → `{ "results": [{ "milestoneId": "…a", "outcome": "paid", "settlement": {…} }, { "milestoneId": "…b", "outcome": "refused", "error": { "code": "needs_decision", "message": "…" } }] }`.',
     response:
-      '{ outcome: "paid", milestone, verdict, settlement } | { outcome: "rejected", milestone, verdict } | 202 { outcome: "submitted", milestone, verdict, settlement, poll } (the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: reconcile finishes it; poll the milestone, or wait for the paid event and its webhook)',
-    responseSchema: settleResponse,
+      '{ outcome: "paid", milestone, verdict, settlement } | { outcome: "rejected", milestone, verdict } | 202 { outcome: "submitted", milestone, verdict, settlement, poll } (the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: reconcile finishes it; poll the milestone, or wait for the paid event and its webhook) | bulk: { results: [{ milestoneId, outcome: paid | submitted | rejected | already_paid | refused, settlement?, poll?, error? }] }',
+    responseSchema: z.union([settleResponse, bulkSettleResponse]),
     errors: [
-      "400 invalid_request (a malformed Idempotency-Key)",
+      "400 invalid_request (a malformed Idempotency-Key; bulk: no ids, more than 100, an id named twice, an id not a UUID)",
       "403 forbidden (the creator may settle only after the review window; never with minScore)",
       "404 not_found",
       "409 no_deliverable | changes_requested (the brand sent the revision back; settle the next one) | already_settled | settlement_in_progress | not_funded | invalid_state | review_window_open | evidence_already_used (the post, or its canonical URL, was paid for another milestone) | needs_decision (the brand's settle only: the verdict's confidence is below the deal's `autoSettleConfidence`, or a criterion nobody judged; details { confidence, threshold, verdict }: the brand decides)",

@@ -279,7 +279,8 @@ export async function settleMilestone(
   db: Db,
   caller: Caller,
   input: SettleInput,
-  opts: { verifier?: VerifierOptions } = {},
+  /** `waitMs`: how long to wait for the release's receipt (default: requestWaitMs()). */
+  opts: { verifier?: VerifierOptions; waitMs?: number } = {},
 ): Promise<SettleResult> {
   // The milestone, its deal, its settlement, and the decision and verdict on its revision:
   // one statement.
@@ -376,7 +377,7 @@ export async function settleMilestone(
   }
   // An approved milestone is never verified again: resume its settlement as recorded. The
   // receipt is waited for within the request's budget; past it, the answer is `submitted`.
-  const waitMs = requestWaitMs();
+  const waitMs = opts.waitMs ?? requestWaitMs();
   let paid: Settlement;
   try {
     paid = await advanceSettlement(db, settlement.id, {
@@ -410,4 +411,75 @@ export async function settleMilestone(
     verdict ?? verdictOfSettlement(db, paid),
   ]);
   return { outcome: "paid", milestone: view, verdict: paidOn, settlement: settlementJson(paid) };
+}
+
+/** One milestone's outcome in a bulk settle. */
+export const bulkSettleItem = z.object({
+  milestoneId: z.string(),
+  outcome: z
+    .enum(["paid", "submitted", "rejected", "already_paid", "refused"])
+    .describe(
+      "paid | submitted (sent, not confirmed within the budget: poll) | rejected (the gate failed) | already_paid | refused (see error: not_found, forbidden, needs_decision, review_window_open, no_deliverable, settlement_in_progress, …)",
+    ),
+  settlement: settlementSchema.optional(),
+  poll: z.string().optional().describe("submitted only: the milestone's URL"),
+  error: z
+    .object({ code: z.string(), message: z.string() })
+    .optional()
+    .describe("refused only: what the single form would have answered"),
+});
+export type BulkSettleItem = z.infer<typeof bulkSettleItem>;
+export const bulkSettleResponse = z.object({
+  results: z.array(bulkSettleItem).describe("One per milestoneId, in the request's order"),
+});
+export type BulkSettleResult = z.infer<typeof bulkSettleResponse>;
+
+/** How many milestones of one bulk settle are worked on at once. */
+const BULK_PARALLEL = 4;
+
+/**
+ * POST /api/settle with `milestoneIds`: each milestone settled exactly as the single form
+ * would (the same caller checks, owner filters, gate, claim and lease: a milestone is paid
+ * once whoever else settles it meanwhile), a few at a time, all within one chain budget
+ * (requestWaitMs() from the start: a release still unconfirmed then is `submitted`, for
+ * reconcile to finish). Each gets its own outcome; one refused does not stop the others.
+ */
+export async function settleMany(
+  db: Db,
+  caller: Caller,
+  input: { milestoneIds: string[]; via: SettlementVia; minScore?: number },
+  opts: { verifier?: VerifierOptions } = {},
+): Promise<BulkSettleResult> {
+  const deadline = Date.now() + requestWaitMs();
+  const results: BulkSettleItem[] = new Array(input.milestoneIds.length);
+  let next = 0;
+  const one = async (milestoneId: string): Promise<BulkSettleItem> => {
+    try {
+      const r = await settleMilestone(
+        db,
+        caller,
+        { milestoneId, via: input.via, minScore: input.minScore },
+        { ...opts, waitMs: Math.max(0, deadline - Date.now()) },
+      );
+      if (r.outcome === "rejected") return { milestoneId, outcome: "rejected" };
+      if (r.outcome === "submitted")
+        return { milestoneId, outcome: "submitted", settlement: r.settlement, poll: r.poll };
+      return { milestoneId, outcome: "paid", settlement: r.settlement };
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      if (err.code === "already_settled")
+        return {
+          milestoneId,
+          outcome: "already_paid",
+          settlement: (err.details as { settlement: SettlementJson }).settlement,
+        };
+      return { milestoneId, outcome: "refused", error: { code: err.code, message: err.message } };
+    }
+  };
+  const worker = async () => {
+    for (let i = next++; i < input.milestoneIds.length; i = next++)
+      results[i] = await one(input.milestoneIds[i] as string);
+  };
+  await Promise.all(Array.from({ length: BULK_PARALLEL }, worker));
+  return { results };
 }

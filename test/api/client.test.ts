@@ -168,7 +168,8 @@ describe("the typed client", () => {
     const key = `client-${milestoneId}`;
     const paid = await asBrand.settle({ milestoneId }, { idempotencyKey: key });
     settleResponse.parse(paid);
-    if (paid.outcome !== "paid") throw new Error(`expected paid, got ${paid.outcome}`);
+    if (!("outcome" in paid) || paid.outcome !== "paid")
+      throw new Error(`expected paid, got ${JSON.stringify(paid)}`);
     expect(paid.settlement.status).toBe("confirmed");
     const again = await asBrand.settle({ milestoneId }, { idempotencyKey: key });
     expect(again).toEqual(paid);

@@ -69,12 +69,12 @@ describe("API reference", () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe("3.1.0");
     const settle = res.body.paths["/api/settle"].post;
-    // "relayer": the original interface's name for relay, accepted as an alias.
-    expect(settle.requestBody.content["application/json"].schema.properties.via.enum).toEqual([
-      "direct",
-      "relay",
-      "relayer",
-    ]);
+    // One milestone or many (bulk, up to 100); "relayer": the original interface's name for
+    // relay, accepted as an alias.
+    const [single, bulk] = settle.requestBody.content["application/json"].schema.anyOf;
+    expect(single.properties.via.enum).toEqual(["direct", "relay", "relayer"]);
+    expect(bulk.properties.milestoneIds).toMatchObject({ minItems: 1, maxItems: 100 });
+    expect(bulk.required).toEqual(["milestoneIds"]);
     expect(Object.keys(res.body.paths)).toContain("/api/deals/{id}/accept");
     expect(Object.keys(res.body.paths)).toEqual(
       expect.arrayContaining([
@@ -125,8 +125,11 @@ describe("API reference", () => {
     expect(json("/api/milestones/{id}/appeal", "post", "201").properties.appeal.$ref).toBe(
       "#/components/schemas/Appeal",
     );
-    // paid, rejected, and submitted (answered 202: the chain did not confirm within the budget).
-    expect(json("/api/settle", "post", "200").oneOf).toHaveLength(3);
+    // paid, rejected, and submitted (answered 202: the chain did not confirm within the
+    // budget); or the bulk form's results.
+    const [one, many] = json("/api/settle", "post", "200").anyOf;
+    expect(one.oneOf).toHaveLength(3);
+    expect(many.properties.results.type).toBe("array");
     expect(json("/api/deals/{id}/events", "get", "200").properties.events.items.$ref).toBe(
       "#/components/schemas/DealEvent",
     );

@@ -477,7 +477,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Verify → gate (approved && score ≥ minScore) → approve → one escrow release: floor(amount × score) USDC to the creator and the rest of the milestone back to the brand, carrying the verdict record's hash — exactly once. Honours Idempotency-Key. */
+        /** Verify → gate (approved && score ≥ minScore) → approve → one escrow release: floor(amount × score) USDC to the creator and the rest of the milestone back to the brand, carrying the verdict record's hash — exactly once. Honours Idempotency-Key. Bulk: `{ milestoneIds: [...] }` (1–100 distinct ids, with the same via and minScore) settles each exactly as the single form would — the same scopes, owner checks, gate and exactly-once claim — and answers 200 with one result per id, in order, within one CHAIN_BUDGET_SECONDS; a repeat pays nothing twice. Example: `{ "milestoneIds": ["…a", "…b"] }` → `{ "results": [{ "milestoneId": "…a", "outcome": "paid", "settlement": {…} }, { "milestoneId": "…b", "outcome": "refused", "error": { "code": "needs_decision", "message": "…" } }] }`. */
         post: operations["postSettle"];
         delete?: never;
         options?: never;
@@ -5740,17 +5740,30 @@ export interface operations {
                      */
                     via?: "direct" | "relay" | "relayer";
                     minScore?: number;
+                } | {
+                    /**
+                     * @example [
+                     *       "0b7f6d1e-3c2a-4f5b-9d8e-1a2b3c4d5e6f"
+                     *     ]
+                     */
+                    milestoneIds: string[];
+                    /**
+                     * @default direct
+                     * @enum {string}
+                     */
+                    via?: "direct" | "relay" | "relayer";
+                    minScore?: number;
                 };
             };
         };
         responses: {
-            /** @description { outcome: "paid", milestone, verdict, settlement } | { outcome: "rejected", milestone, verdict } | 202 { outcome: "submitted", milestone, verdict, settlement, poll } (the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: reconcile finishes it; poll the milestone, or wait for the paid event and its webhook) */
+            /** @description { outcome: "paid", milestone, verdict, settlement } | { outcome: "rejected", milestone, verdict } | 202 { outcome: "submitted", milestone, verdict, settlement, poll } (the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: reconcile finishes it; poll the milestone, or wait for the paid event and its webhook) | bulk: { results: [{ milestoneId, outcome: paid | submitted | rejected | already_paid | refused, settlement?, poll?, error? }] } */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": ({
                         /** @constant */
                         outcome: "paid";
                         milestone: components["schemas"]["MilestoneDetail"];
@@ -5772,10 +5785,28 @@ export interface operations {
                         settlement: components["schemas"]["Settlement"];
                         /** @description The milestone's URL: its settlement turns confirmed */
                         poll: string;
+                    }) | {
+                        /** @description One per milestoneId, in the request's order */
+                        results: {
+                            milestoneId: string;
+                            /**
+                             * @description paid | submitted (sent, not confirmed within the budget: poll) | rejected (the gate failed) | already_paid | refused (see error: not_found, forbidden, needs_decision, review_window_open, no_deliverable, settlement_in_progress, …)
+                             * @enum {string}
+                             */
+                            outcome: "paid" | "submitted" | "rejected" | "already_paid" | "refused";
+                            settlement?: components["schemas"]["Settlement"];
+                            /** @description submitted only: the milestone's URL */
+                            poll?: string;
+                            /** @description refused only: what the single form would have answered */
+                            error?: {
+                                code: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
-            /** @description 400 invalid_request (a malformed Idempotency-Key); 400 invalid_json (the body) */
+            /** @description 400 invalid_request (a malformed Idempotency-Key; bulk: no ids, more than 100, an id named twice, an id not a UUID); 400 invalid_json (the body) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,162 @@
+import { inArray } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as acceptRoute from "@/app/api/deals/[id]/accept/route";
+import * as dealsRoute from "@/app/api/deals/route";
+import * as settleRoute from "@/app/api/settle/route";
+import { getDb } from "@/db/client";
+import { settlements } from "@/db/schema";
+import { reconcile } from "@/lib/settle/reconcile";
+import { fundDeal } from "../helpers/fund-deal";
+import { call } from "../helpers/http";
+import { makeUser, type TestUser } from "../helpers/users";
+import { launchRules, submit } from "../verify/fixtures";
+import { parties, settlementRows, transfersTo, usdcBalance } from "./fixtures";
+
+// Bulk settle: POST /api/settle with { milestoneIds } settles each milestone as the single
+// form would and answers one outcome per id. 100 milestones (5 deals of 20), 10 paid
+// beforehand, 10 with nothing delivered, the same bulk request sent 3 times at once: each
+// milestone is paid exactly once, on-chain and in the answers.
+
+/** An active deal of `count` milestones of 1 USDC; returns the milestone ids. */
+async function activeDeal(brand: TestUser, creator: TestUser, count: number): Promise<string[]> {
+  const created = await call(dealsRoute.POST, {
+    token: brand.token,
+    body: {
+      title: "A campaign",
+      platform: "instagram",
+      milestones: Array.from({ length: count }, (_, i) => ({
+        title: `Post ${i + 1}`,
+        amount: 1,
+        requirements: launchRules,
+      })),
+    },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const dealId: string = created.body.deal.id;
+  await fundDeal(brand, dealId);
+  const accepted = await call(acceptRoute.POST, { params: { id: dealId }, token: creator.token });
+  expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+  return created.body.deal.milestones.map((m: { id: string }) => m.id);
+}
+
+type Item = {
+  milestoneId: string;
+  outcome: string;
+  settlement?: { status: string };
+  error?: { code: string };
+};
+
+describe("bulk settle", () => {
+  it("100 milestones, some paid already or not delivered: each its own outcome, each paid exactly once under concurrent repeats", {
+    timeout: 300_000,
+  }, async () => {
+    const { brand, creator, wallet } = await parties();
+    const ids: string[] = [];
+    for (let d = 0; d < 5; d++) ids.push(...(await activeDeal(brand, creator, 20)));
+    expect(ids).toHaveLength(100);
+    const undelivered = new Set(ids.slice(90));
+    const prepaid = new Set(ids.slice(0, 10));
+    for (const id of ids) if (!undelivered.has(id)) await submit(creator, id);
+    for (const id of prepaid) {
+      const res = await call(settleRoute.POST, { token: brand.token, body: { milestoneId: id } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.outcome).toBe("paid");
+    }
+
+    const bulk = () => call(settleRoute.POST, { token: brand.token, body: { milestoneIds: ids } });
+    const answers = await Promise.all([bulk(), bulk(), bulk()]);
+    for (const a of answers) {
+      expect(a.status, JSON.stringify(a.body).slice(0, 500)).toBe(200);
+      expect((a.body.results as Item[]).map((r) => r.milestoneId)).toEqual(ids);
+    }
+    const sent: string[] = [];
+    for (const [i, id] of ids.entries()) {
+      const outcomes = answers.map((a) => a.body.results[i] as Item);
+      if (prepaid.has(id)) {
+        for (const o of outcomes) {
+          expect(o.outcome).toBe("already_paid");
+          expect(o.settlement?.status).toBe("confirmed");
+        }
+      } else if (undelivered.has(id)) {
+        for (const o of outcomes)
+          expect(o).toMatchObject({ outcome: "refused", error: { code: "no_deliverable" } });
+      } else {
+        // One of the three paid it (or sent it: `submitted` once the bulk's chain budget ran
+        // out on a busy machine); the others found it paid, or being paid right then.
+        const payers = outcomes.filter((o) => o.outcome === "paid" || o.outcome === "submitted");
+        expect(payers, JSON.stringify(outcomes)).toHaveLength(1);
+        if (payers[0]?.outcome === "submitted") sent.push(id);
+        for (const o of outcomes.filter((o) => o !== payers[0])) {
+          if (o.outcome === "refused") expect(o.error?.code).toBe("settlement_in_progress");
+          else expect(o.outcome).toBe("already_paid");
+        }
+      }
+    }
+
+    // On-chain: one release per delivered milestone, no more.
+    const db = await getDb();
+    for (const id of sent) {
+      const [s] = await settlementRows(id);
+      await reconcile(db, { settlementId: s?.id });
+    }
+    const rows = await db.select().from(settlements).where(inArray(settlements.milestoneId, ids));
+    expect(rows).toHaveLength(90);
+    expect(new Set(rows.map((r) => r.milestoneId)).size).toBe(90);
+    expect(rows.every((r) => r.status === "confirmed")).toBe(true);
+    const owed = rows.reduce((sum, r) => sum + r.amountUnits, 0n);
+    expect(await usdcBalance(wallet)).toBe(owed);
+    expect(await transfersTo(wallet)).toHaveLength(90);
+
+    // Once more: nothing new is paid.
+    const again = await bulk();
+    expect(again.status).toBe(200);
+    const counts = new Map<string, number>();
+    for (const r of again.body.results as Item[])
+      counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
+    expect(Object.fromEntries(counts)).toEqual({ already_paid: 90, refused: 10 });
+    expect(await transfersTo(wallet)).toHaveLength(90);
+    expect(await usdcBalance(wallet)).toBe(owed);
+
+    // The same owner filters as one settle: a stranger learns nothing of them.
+    const stranger = await makeUser("organization");
+    const foreign = await call(settleRoute.POST, {
+      token: stranger.token,
+      body: { milestoneIds: ids.slice(10, 13) },
+    });
+    expect(foreign.status).toBe(200);
+    for (const r of foreign.body.results as Item[])
+      expect(r).toMatchObject({ outcome: "refused", error: { code: "not_found" } });
+  });
+
+  it("refuses a malformed bulk in the error envelope: none, more than 100, an id twice, not a UUID", async () => {
+    const { brand } = await parties();
+    const id = () => crypto.randomUUID();
+    const one = id();
+    const cases: Array<[string, unknown]> = [
+      ["empty", { milestoneIds: [] }],
+      ["101 ids", { milestoneIds: Array.from({ length: 101 }, id) }],
+      ["a duplicate", { milestoneIds: [one, id(), one] }],
+      ["not a UUID", { milestoneIds: [id(), "x"] }],
+    ];
+    for (const [label, body] of cases) {
+      const res = await call(settleRoute.POST, { token: brand.token, body });
+      expect(res.status, label).toBe(400);
+      expect(res.body.error, label).toMatchObject({
+        code: "invalid_request",
+        message: expect.any(String),
+        requestId: expect.stringMatching(/^req_/),
+      });
+      expect(res.body.error.details[0].path[0], label).toBe("milestoneIds");
+    }
+    // Unknown but well-formed ids are each refused, not the request.
+    const unknown = await call(settleRoute.POST, {
+      token: brand.token,
+      body: { milestoneIds: [id()] },
+    });
+    expect(unknown.status).toBe(200);
+    expect(unknown.body.results[0]).toMatchObject({
+      outcome: "refused",
+      error: { code: "not_found" },
+    });
+  });
+});
