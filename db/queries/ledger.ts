@@ -168,7 +168,9 @@ const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
 export async function listLedgerRows(db: DbOrTx, f: LedgerFilter): Promise<LedgerRow[]> {
   const where: SQL[] = [sql`true`];
   if (f.kind) where.push(sql`x.kind = ${f.kind}`);
-  if (f.dealId) where.push(sql`x.deal_id = ${f.dealId}`);
+  // A bonus is its own escrow deal (deals.parent_deal_id): its entries belong to the deal it
+  // rewards, where both parties can open it and where a filter by that deal finds them.
+  if (f.dealId) where.push(sql`coalesce(xd.parent_deal_id, x.deal_id) = ${f.dealId}`);
   if (f.id) where.push(sql`x.id = ${f.id}`);
   if (f.from) where.push(sql`x.at >= ${f.from.toISOString()}::timestamptz`);
   if (f.to) where.push(sql`x.at < ${f.to.toISOString()}::timestamptz`);
@@ -176,11 +178,12 @@ export async function listLedgerRows(db: DbOrTx, f: LedgerFilter): Promise<Ledge
   const result = await db.execute(sql`
     select x.id, x.kind, x.reason, x.role,
       to_char(x.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
-      x.deal_id::text as deal_id, x.deal_title, x.milestone_id::text as milestone_id,
+      coalesce(xd.parent_deal_id, x.deal_id)::text as deal_id, x.deal_title, x.milestone_id::text as milestone_id,
       x.milestone_position, x.milestone_title, x.amount_units::text as amount_units,
       x.from_address, x.to_address, x.counterparty, x.counterparty_name, x.chain_id,
       x.tx_hash, x.verdict_hash
     from (${entries(f.userId)}) as x
+    left join deals xd on xd.id = x.deal_id
     where ${sql.join(where, sql` and `)}
     order by x.at desc, x.id desc
     limit ${f.limit}`);

@@ -7,6 +7,7 @@ import * as eventsRoute from "@/app/api/deals/[id]/events/route";
 import * as depositRoute from "@/app/api/deals/[id]/funding/deposit/route";
 import * as fundingRoute from "@/app/api/deals/[id]/funding/route";
 import * as dealsRoute from "@/app/api/deals/route";
+import * as ledgerRoute from "@/app/api/ledger/route";
 import { mockUsdcAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
 import { chainTransactions, dealEvents, notifications } from "@/db/schema";
@@ -186,6 +187,21 @@ describe("a bonus is paid through the escrow exactly once", () => {
     }
     const list = await call(dealsRoute.GET, { token: brand.token });
     expect(list.body.deals.map((d: { id: string }) => d.id)).not.toContain(bonus.id);
+    // In both ledgers the bonus belongs to the deal it rewards (a link both can open, and a
+    // filter by that deal finds it), never to the bonus's own escrow deal.
+    for (const who of [brand, creator]) {
+      const ledger = await call(ledgerRoute.GET, {
+        token: who.token,
+        path: `/api/ledger?dealId=${dealId}&kind=release`,
+      });
+      expect(ledger.status).toBe(200);
+      const entry = ledger.body.entries.find(
+        (e: { txHash: string | null }) => e.txHash === after.body.bonus.txHash,
+      );
+      expect(entry, JSON.stringify(ledger.body.entries)).toBeDefined();
+      expect(entry.deal.id).toBe(dealId);
+      expect(entry.amount).toBe("5.000000");
+    }
 
     // Reputation follows verdicts only: nothing queued, nothing recorded for the bonus.
     const drained = await drainReputationQueue(db, { dealId: bonus.id });
