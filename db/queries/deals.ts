@@ -64,8 +64,13 @@ export async function findAcceptableDeal(db: DbOrTx, viewer: Viewer, dealId: str
         eq(deals.id, dealId),
         or(
           visibleTo(viewer),
-          // A taken public offer (so the loser of a race learns why); never an unfunded deal.
-          and(isNull(deals.inviteEmail), sql`${deals.status} <> 'unfunded'`),
+          // A taken public offer (so the loser of a race learns why); never an unfunded deal,
+          // and never a bonus's escrow deal (reached through the bonus routes only).
+          and(
+            isNull(deals.inviteEmail),
+            isNull(deals.parentDealId),
+            sql`${deals.status} <> 'unfunded'`,
+          ),
         ),
       ),
     );

@@ -11,6 +11,7 @@ import {
 import type { Deal, Milestone, Requirements } from "@/db/schema";
 import { chainConfig } from "@/lib/chain/config";
 import { type Caller, renderDeal } from "@/lib/deals/deals";
+import { fundingInFlight } from "@/lib/deals/funding";
 import type { EditDealInput } from "@/lib/deals/schemas";
 import type { DealJson } from "@/lib/deals/serialize";
 import { AppError, notFound } from "@/lib/errors";
@@ -272,12 +273,13 @@ export async function editDeal(
     }
     const milestonesChanged = next !== null && !sameMilestones(current, next);
     // A relayed funding holds the deal (lib/deals/funding.ts): it sends the amounts and the
-    // deadline as they are, so those wait until it is settled.
+    // deadline as they are, so those wait until it is settled — while the hold lasts, and
+    // while the relayer's transaction is still unmined after it (a 202 on a slow chain):
+    // terms changed under it would leave its USDC in the escrow under a deal nobody opens.
     if (
       deal.status === "unfunded" &&
-      deal.fundingHeldUntil &&
-      deal.fundingHeldUntil.getTime() > now &&
-      (milestonesChanged || deadline.getTime() !== deal.deadlineAt.getTime())
+      (milestonesChanged || deadline.getTime() !== deal.deadlineAt.getTime()) &&
+      (await fundingInFlight(tx, deal, now))
     )
       throw new AppError(
         "funding_in_progress",

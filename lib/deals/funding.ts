@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type Address, encodeFunctionData, getAddress, type Hex, parseSignature } from "viem";
 import { z } from "zod";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
-import type { Db } from "@/db/client";
+import type { Db, DbOrTx } from "@/db/client";
 import { findLatestByPurpose } from "@/db/queries/chain-transactions";
 import { findVisibleDeal, listDealMilestones } from "@/db/queries/deals";
 import { getDeposit } from "@/db/queries/deposits";
@@ -178,8 +178,8 @@ const fundingInProgress = () =>
  * A relayed funding of the deal is in flight: a hold that has not run out, or our
  * relayer's transaction recorded and not yet mined (its request may have died).
  */
-async function fundingInFlight(db: Db, deal: Deal): Promise<boolean> {
-  if (deal.fundingHeldUntil && deal.fundingHeldUntil.getTime() > Date.now()) return true;
+export async function fundingInFlight(db: DbOrTx, deal: Deal, now = Date.now()): Promise<boolean> {
+  if (deal.fundingHeldUntil && deal.fundingHeldUntil.getTime() > now) return true;
   const sent = await findLatestByPurpose(db, {
     chainId: chainConfig().chainId,
     purpose: `funding:${deal.id}`,
