@@ -103,7 +103,7 @@ import {
   requestChangesBody,
   settleRequestBody,
 } from "@/lib/settle/schemas";
-import { bulkSettleResponse, settleResponse } from "@/lib/settle/settle";
+import { settleAnswer } from "@/lib/settle/settle";
 import {
   oembedQuery,
   oembedResponse,
@@ -112,6 +112,7 @@ import {
   sandboxPostResponse,
 } from "@/lib/social/posts";
 import { uploadTicketBody, uploadTicketSchema } from "@/lib/storage/direct";
+import { fileResponse } from "@/lib/storage/serve";
 import { profilePatchBody, profileResponse } from "@/lib/users/profile";
 import { evidenceListResponse, evidenceQuery } from "@/lib/verify/evidence/read";
 import { precheckBody, precheckResponse } from "@/lib/verify/precheck";
@@ -153,10 +154,13 @@ export type Endpoint = {
   form?: z.ZodType;
   /** The query parameters the handler validates. */
   query?: z.ZodType;
-  response: string;
+  /** The success status, when not 200 (201 created, 202 accepted, 204 no body). */
+  status?: 201 | 202 | 204;
   /**
-   * The success response's body (documented from the zod schema; test/api/responses.test.ts
-   * parses real answers with it). null: no body (204).
+   * The success response's body: the schema the module that builds the answer exports (its
+   * serialiser's type is z.infer of it), never one written here; test/api/responses.test.ts
+   * parses real answers with it and test/api/reference.test.ts checks it is imported.
+   * null: no body (204).
    */
   responseSchema: z.ZodType | null;
   /**
@@ -175,7 +179,6 @@ export const endpoints: Endpoint[] = [
     auth: false,
     body: sessionBody,
     summary: "Verify an identity token, upsert the user, start a session (cookie + bearer token).",
-    response: "{ user, token, expiresAt }",
     responseSchema: sessionResponse,
     errors: [
       "401 invalid_token",
@@ -191,7 +194,6 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary:
       "The ways the caller's account signs in (the first one, and those linked later from the profile) and which it can still link. One account per verified e-mail: a new way in whose e-mail another account holds is refused (409 account_exists) until linked from that account.",
-    response: "{ methods: SignInMethod[], canLink: { oidc, email } }",
     responseSchema: identitiesResponse,
     errors: [],
   },
@@ -203,7 +205,6 @@ export const endpoints: Endpoint[] = [
     auth: false,
     summary:
       "Sign out: revokes every session token of the caller (bearer or cookie; all devices) and clears the cookie.",
-    response: "{ signedOut: true }",
     responseSchema: signedOutResponse,
     errors: [
       "403 forbidden (an API key or identity token: sign out with the session) | csrf_rejected (cookie from another site)",
@@ -216,7 +217,6 @@ export const endpoints: Endpoint[] = [
     tag: "Auth",
     auth: true,
     summary: "The signed-in user.",
-    response: "{ user }",
     responseSchema: userResponse,
     errors: [],
   },
@@ -228,7 +228,6 @@ export const endpoints: Endpoint[] = [
     auth: true,
     body: roleBody,
     summary: "Switch the active role (creator | organization). Never widens access to records.",
-    response: "{ user }",
     responseSchema: userResponse,
     errors: [],
   },
@@ -240,7 +239,6 @@ export const endpoints: Endpoint[] = [
     tag: "Auth",
     auth: true,
     summary: "A one-time nonce (and message) to sign for wallet linking.",
-    response: "{ nonce, message?, expiresAt }",
     responseSchema: walletNonceResponse,
     errors: [],
   },
@@ -253,7 +251,6 @@ export const endpoints: Endpoint[] = [
     body: walletLinkBody,
     summary:
       "Link a wallet by signing the nonce message (SIWE-style). Payouts go only to a proven wallet.",
-    response: "{ user }",
     responseSchema: userResponse,
     errors: [
       "400 invalid_request (the message: malformed, another domain or address, expired; the nonce: unknown, used or expired)",
@@ -269,7 +266,6 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary:
       "The caller's deals, as brand or creator, a page at a time. `?open=1`: open deals a creator may take. `limit` 1..100 (default 20), `cursor` from `nextCursor` (rows inserted while paging never shift later pages); filters `status`, `platform`, `search` (title or description, case-insensitive substring); `sort` newest (default) | oldest | budget. Each deal's `brand` and `creator` carry `{ id, name }` (`name`: the display name, else the e-mail).",
-    response: "{ deals: Deal[], nextCursor: string | null }",
     responseSchema: dealPageResponse,
     errors: ["403 wrong_role (open=1 as brand)"],
   },
@@ -279,7 +275,6 @@ export const endpoints: Endpoint[] = [
     tag: "Auth",
     auth: true,
     summary: "The caller's profile: the display name shown on deals instead of the e-mail.",
-    response: "{ profile: { id, email, profileType, displayName } }",
     responseSchema: profileResponse,
     errors: ["404 not_found (the user was deleted)"],
   },
@@ -292,7 +287,6 @@ export const endpoints: Endpoint[] = [
     body: profilePatchBody,
     summary:
       "Set the display name (an organisation's name, a creator's); null or an empty string removes it.",
-    response: "{ profile }",
     responseSchema: profileResponse,
     errors: ["404 not_found (the user was deleted)"],
   },
@@ -304,7 +298,7 @@ export const endpoints: Endpoint[] = [
     body: createDealBody,
     summary:
       "A brand creates a deal with its milestones (budget = sum of amounts). It is `unfunded` — invisible to creators — until the escrow holds the budget. Optional `deadline` (default 30 days): unreleased milestones are refundable to the brand after it plus 7 days. `disclosure` (default `{ required: true }`): every post must carry #ad, #sponsored or #paidpartnership within its first 125 characters, or the platform's paid-partnership label (FTC guidance); `{ required: false, reason }` turns it off, the reason shown to the creator.",
-    response: "201 { deal }",
+    status: 201,
     responseSchema: dealResponse,
     errors: ["403 wrong_role"],
   },
@@ -314,7 +308,6 @@ export const endpoints: Endpoint[] = [
     tag: "Deals",
     auth: true,
     summary: "One deal with its milestones (its parties; open deals to anyone signed in).",
-    response: "{ deal }",
     responseSchema: dealDetailResponse,
     errors: ["400 invalid_request", "404 not_found"],
   },
@@ -326,7 +319,6 @@ export const endpoints: Endpoint[] = [
     body: editDealBody,
     summary:
       "The brand edits a deal nobody has taken; fields left out stay, `milestones` replaces the list. Unfunded: everything may change (the escrow is read first; a funding nobody reported opens the deal and the funded rules apply). Funded (`open`): the escrow holds the deadline and each milestone's amount — those (and the number of milestones) must stay; names, due dates within the deadline, requirements, title, description, platform, minimum score, auto-settle threshold (`autoSettleConfidence`), review window, disclosure rule (`{ required: false, reason }` to turn it off) and invite may change. One `edited` event names the fields changed; nothing changed, no event.",
-    response: "{ deal }",
     responseSchema: dealResponse,
     errors: [
       "400 invalid_request",
@@ -344,7 +336,6 @@ export const endpoints: Endpoint[] = [
     body: acceptBody,
     summary:
       "A creator takes an open (funded) deal, in the version of its terms they reviewed (`termsVersion`, optional); of two racing creators one wins. Their proven wallet is recorded in the escrow as the payee; from then on the brand cannot cancel.",
-    response: "{ deal }",
     responseSchema: dealResponse,
     errors: [
       "403 wrong_role | forbidden",
@@ -361,7 +352,6 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary:
       "The deal's activity log, oldest first: created, funded, taken, submitted, verified, rejected, approved, paid, refunded, cancelled, expired, completed — each written in the same transaction as its change. `limit` 1..100 (default 20), `cursor` from `nextCursor`.",
-    response: "{ events: [{ id, type, dealId, milestoneId, actor, data, createdAt }], nextCursor }",
     responseSchema: dealEventPageResponse,
     errors: ["404 not_found (not a party)"],
   },
@@ -373,8 +363,6 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary:
       "The thread between the deal's brand and its creator, newest first, with the caller's `unreadCount` (the other party's messages after the caller's read marker). Bodies are plain text: render them as text. `limit` 1..100 (default 20), `cursor` from `nextCursor` (older messages).",
-    response:
-      "{ messages: [{ id, dealId, author: { id, role }, body, createdAt }], nextCursor, unreadCount }",
     responseSchema: messagePageResponse,
     errors: ["404 not_found (not a party)"],
   },
@@ -387,7 +375,7 @@ export const endpoints: Endpoint[] = [
     form: messageUploadBody,
     summary:
       "Write to the other party of the deal: plain text, 1–4,000 characters (trimmed), as JSON; or with one file as multipart/form-data (`body`, `file`): a JPEG, PNG or WebP image or an MP4, MOV or WebM video, its real type read from its bytes, its size limited per kind (10 MB image, 100 MB video by default) and its metadata removed before it is stored. At most 20 messages a minute and 200 an hour per person, across every deal and every instance of the app. Records `message.created` (the other party's inbox, e-mail and webhooks; the deal's timeline). Sending reads the thread up to the new message.",
-    response: "201 { message }",
+    status: 201,
     responseSchema: messageResponse,
     errors: [
       "400 invalid_request (an empty or over-long body)",
@@ -406,7 +394,7 @@ export const endpoints: Endpoint[] = [
     body: createBonusBody,
     summary:
       "The brand rewards the creator beyond the milestones: a bonus of `amount` USDC base units (1 to 1,000,000 USDC, as a string) with a plain-text message (1–1,000 characters), once a milestone of the deal is paid. A bonus is its own escrow deal (its ref is the bonus's id) with one milestone of the amount and the deal's creator: fund it exactly like a deal under the bonus's id (`funding`: GET /api/deals/{bonusId}/funding for the terms, then your wallet's `fund` and POST …/funding, a gasless POST …/funding/authorization, or its deposit address), then release it (POST …/bonuses/{bonusId}/release). Nothing moves until it is funded. A bonus never changes the creator's reputation: reputation follows verdicts only. Honours Idempotency-Key.",
-    response: "201 { bonus }",
+    status: 201,
     responseSchema: bonusResponse,
     errors: [
       "400 invalid_request (amount not a whole number of base units, zero, or over 1,000,000 USDC; message empty or over 1,000 characters; a malformed Idempotency-Key)",
@@ -423,7 +411,6 @@ export const endpoints: Endpoint[] = [
     summary:
       "The deal's bonuses, newest first: every one to the brand, the funded ones to the creator. `limit` 1..100 (default 20), `cursor` from `nextCursor`.",
     query: pageQuery,
-    response: "{ bonuses: [Bonus], nextCursor }",
     responseSchema: bonusListResponse,
     errors: ["404 not_found (not a party)"],
   },
@@ -433,7 +420,6 @@ export const endpoints: Endpoint[] = [
     tag: "Deals",
     auth: true,
     summary: "One bonus: poll it while it is `paying`.",
-    response: "{ bonus }",
     responseSchema: bonusResponse,
     errors: ["404 not_found"],
   },
@@ -444,8 +430,6 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary:
       "The brand funded the bonus: the escrow is read (a funding not reported yet is found, as POST …/funding does), the creator is assigned to the bonus's escrow deal, and the service's evaluator releases it at 100 % with the bonus record's hash — exactly once, however often or concurrently this is called; reconcile finishes a release a request left behind. Records `bonus.paid` on the deal (both parties' timelines, inboxes, e-mail and webhooks). Honours Idempotency-Key.",
-    response:
-      "{ bonus } | 202 { bonus (paying), poll } (the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: reconcile finishes it)",
     responseSchema: bonusReleaseResponse,
     errors: [
       "403 forbidden (not the brand)",
@@ -461,9 +445,7 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary:
       "A message's file, streamed to the deal's two parties only: private, never cached by others, never sniffed into another type, sandboxed if opened on its own.",
-    response:
-      "the file (image/jpeg, image/png, image/webp, video/mp4, video/quicktime, video/webm)",
-    responseSchema: z.string().describe("The file's bytes").meta({ format: "binary" }),
+    responseSchema: fileResponse,
     errors: ["404 not_found (not a party, no such message, or no file)"],
   },
   {
@@ -474,7 +456,6 @@ export const endpoints: Endpoint[] = [
     body: messagesReadBody,
     summary:
       "Marks the thread read up to `upTo` (a message of this deal), or all of it; the marker never moves back.",
-    response: "{ unreadCount }",
     responseSchema: messagesReadResponse,
     errors: [
       "400 invalid_request",
@@ -489,8 +470,6 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary:
       "Every event of the deals you are a party of, as webhooks deliver them: `data.object` is the deal or milestone as it was right after the event, `data.previous_attributes` the fields a change changed, with their values before. Newest first with cursor pages; filter by `type` and by `object` (a deal's or milestone's id). `order=asc` replays oldest first from `cursor` or `after` (an event id), and with `wait` (up to 30 s) holds the request until the next event: how `npm run listen` follows the account.",
-    response:
-      "{ events: [{ id, object: 'event', type, createdAt, dealId, milestoneId, actor, test, data: { object, previous_attributes?, … } }], nextCursor }",
     responseSchema: eventPageResponse,
     errors: ["404 not_found (after: no such event of yours)"],
   },
@@ -502,8 +481,6 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary:
       "The brand's funding terms: approve `total` to `escrow`, then call `fund(dealRef, evaluator, deadline, amounts)` from the funding wallet. The escrow keys the deal by its funder (`dealKey = keccak256(abi.encode(funder, dealRef))`), so nobody else can fund or cancel it. `?brand=0x…` gives that wallet's `dealKey` and the nonce a gasless EIP-3009 authorization must carry.",
-    response:
-      "{ funding: { chainId, escrow, usdc, dealRef, dealKey, evaluator, deadline, graceSeconds, amounts, total, totalUnits, authorizationNonce, status, deposit: { address, amount, amountUnits, token, chainId, network, paymentUri, received, receivedUnits, status, refundAddress } | null } }",
     responseSchema: fundingTermsResponse,
     errors: [
       "403 forbidden (not the brand)",
@@ -519,7 +496,6 @@ export const endpoints: Endpoint[] = [
     body: fundingReportBody,
     summary:
       "Report a funding: `brand`, the wallet it came from (kept for the deal; default: the one named before, else the account's linked wallet), and optionally `txHash`. The server reads the escrow's deal under that wallet's key (evaluator, deadline and amounts) and never trusts the hash; the deal becomes `open`. A funding by any other wallet is not this deal's. Fundings nobody reports are found by reconciliation under the same wallet.",
-    response: "{ deal }",
     responseSchema: dealResponse,
     errors: [
       "403 forbidden (not the brand)",
@@ -537,8 +513,6 @@ export const endpoints: Endpoint[] = [
     body: depositRequestBody,
     summary:
       "Funding without a wallet: the deal's deposit address. Anyone sends exactly `amount` USDC to `address` (any wallet, an exchange withdrawal; `paymentUri` is its EIP-681 URI for a QR code). The address is a forwarder deployed with CREATE2 whose address binds this deal's ref, its terms and `refundAddress`: its only moves are funding this deal in the escrow (under dealKey(forwarder, dealRef), which nobody else can create) and returning money to `refundAddress`; anyone may trigger them, and the service never holds the money. Reconciliation watches it: `deposit.received` (under-paid: send the rest), then the sweep opens the deal (`funded`, with any over-payment returned to `refundAddress`); a deposit to a cancelled or expired deal, or a late top-up, is returned (`funding.returned`). `refundAddress` (default: the one named before, else your wallet) also receives every unreleased amount; it can change only while the address holds nothing (read on-chain; under 0.01 USDC of dust does not count). A replaced address is kept and watched until the deadline plus the grace period: what it receives goes back to its own refund address (`funding.returned`, reason `address_replaced`). GET …/funding shows the same block as `deposit`.",
-    response:
-      "{ deposit: { address, amount, amountUnits, token: { symbol, address, decimals }, chainId, network, paymentUri, received, receivedUnits, status: awaiting|underpaid|funded|returned, refundAddress } }",
     responseSchema: depositResponse,
     errors: [
       "400 invalid_request (refundAddress: not an address, a mixed-case address with a wrong EIP-55 checksum, the zero address, the escrow, the deposit factory, the USDC token or the deal's own deposit address)",
@@ -556,8 +530,6 @@ export const endpoints: Endpoint[] = [
     body: fundingAuthorizationBody,
     summary:
       "Gasless funding: the brand's signed EIP-3009 ReceiveWithAuthorization (nonce from GET …/funding?brand=) is submitted by the relayer, which pays the gas. A replay moves nothing.",
-    response:
-      '{ deal } | 202 { deal (still unfunded), funding: { status: "submitted", txHash }, poll } (the relayer\'s transaction is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: the hold stays, reconcile opens the deal once the escrow holds the money and announces it with the funded event; poll the deal)',
     responseSchema: fundingAuthorizationResponse,
     errors: [
       "401 invalid_signature (malformed, or refused by the escrow and nothing was moved; an authorization that funded the deal answers 200 on every retry)",
@@ -576,7 +548,6 @@ export const endpoints: Endpoint[] = [
     body: txHashBody,
     summary:
       "End a deal nobody has taken. Unfunded: at once. Funded: only the brand's own `cancel(dealKey)` call to the escrow returns the money; this confirms it from the chain.",
-    response: "{ deal }",
     responseSchema: dealResponse,
     errors: [
       "403 forbidden (not the brand)",
@@ -593,7 +564,6 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary:
       "After the deadline plus 7 days, every milestone still locked goes back to the brand (refundExpired; the service pays the gas). Safe to repeat.",
-    response: "{ deal }",
     responseSchema: dealResponse,
     errors: [
       "403 forbidden (not the brand)",
@@ -611,7 +581,6 @@ export const endpoints: Endpoint[] = [
     body: addressBody,
     summary:
       "Local chain only: 1,000 test USDC and gas for a brand's wallet, to fund escrows with one click.",
-    response: "{ address, amount, txHash, explorerUrl }",
     responseSchema: testFundsResponse,
     errors: [
       "403 faucet_disabled (not the local chain)",
@@ -625,7 +594,6 @@ export const endpoints: Endpoint[] = [
     tag: "Deals",
     auth: true,
     summary: "A milestone with its deliverables, verdicts and settlement.",
-    response: "{ milestone }",
     responseSchema: milestoneDetailResponse,
     errors: ["404 not_found"],
   },
@@ -637,7 +605,6 @@ export const endpoints: Endpoint[] = [
     body: milestonePatchBody,
     summary:
       "The deal's brand changes the milestone's metadata (merged; a key sent with \"\" is removed), in any status.",
-    response: "{ milestone }",
     responseSchema: milestoneDetailResponse,
     errors: ["403 forbidden (the deal's creator)", "404 not_found"],
   },
@@ -648,7 +615,7 @@ export const endpoints: Endpoint[] = [
     auth: true,
     body: deliverableBody,
     summary: "The deal's creator submits a deliverable (a new revision; from pending or rejected).",
-    response: "201 { milestone }",
+    status: 201,
     responseSchema: milestoneDetailResponse,
     errors: [
       "403 forbidden (not the deal's creator)",
@@ -664,7 +631,6 @@ export const endpoints: Endpoint[] = [
     body: verifyBody,
     summary:
       "AI verification of the current deliverable (either party). One model call per revision; repeats return the stored verdict.",
-    response: "{ approved, score, reasoning, missing, model, revision, verifiedAt }",
     responseSchema: verdictSchema,
     errors: [
       "404 not_found",
@@ -680,9 +646,7 @@ export const endpoints: Endpoint[] = [
     body: settleRequestBody,
     summary:
       'Verify → gate (approved && score ≥ minScore) → approve → one escrow release: floor(amount × score) USDC to the creator and the rest of the milestone back to the brand, carrying the verdict record\'s hash — exactly once. Honours Idempotency-Key. Bulk: `{ milestoneIds: [...] }` (1–100 distinct ids, with the same via and minScore) settles each exactly as the single form would — the same scopes, owner checks, gate and exactly-once claim — and answers 200 with one result per id, in order, within one CHAIN_BUDGET_SECONDS; a repeat pays nothing twice. Example: `{ "milestoneIds": ["…a", "…b"] }` → `{ "results": [{ "milestoneId": "…a", "outcome": "paid", "settlement": {…} }, { "milestoneId": "…b", "outcome": "refused", "error": { "code": "needs_decision", "message": "…" } }] }`.',
-    response:
-      '{ outcome: "paid", milestone, verdict, settlement } | { outcome: "rejected", milestone, verdict } | 202 { outcome: "submitted", milestone, verdict, settlement, poll } (the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: reconcile finishes it; poll the milestone, or wait for the paid event and its webhook) | bulk: { results: [{ milestoneId, outcome: paid | submitted | rejected | already_paid | refused, settlement?, poll?, error? }] }',
-    responseSchema: z.union([settleResponse, bulkSettleResponse]),
+    responseSchema: settleAnswer,
     errors: [
       "400 invalid_request (a malformed Idempotency-Key; bulk: no ids, more than 100, an id named twice, an id not a UUID)",
       "403 forbidden (the creator may settle only after the review window; never with minScore)",
@@ -701,8 +665,6 @@ export const endpoints: Endpoint[] = [
     body: decisionBody,
     summary:
       "The brand decides on a rejected or unsettled revision: pay floor(amount × score) through the same escrow release as settle (the decision record's hash on-chain), or uphold the rejection — always with a reason. One decision per revision; answers an open appeal. Honours Idempotency-Key.",
-    response:
-      "{ milestone (with review.decision), settlement | null } | 202 { milestone, settlement (submitted), poll } (the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: reconcile finishes it)",
     responseSchema: decisionResponse,
     errors: [
       "400 invalid_request (score required to approve, 0 < score ≤ 1; reason of 3+ characters; a malformed Idempotency-Key)",
@@ -722,7 +684,7 @@ export const endpoints: Endpoint[] = [
     body: appealBody,
     summary:
       "The creator appeals a rejected revision, with a reason; the brand answers with a decision.",
-    response: "201 { appeal, milestone }",
+    status: 201,
     responseSchema: appealResponse,
     errors: [
       "400 invalid_request",
@@ -739,7 +701,7 @@ export const endpoints: Endpoint[] = [
     body: uploadTicketBody,
     summary:
       "A URL to send one file (a draft's image or video) straight to the bucket, so a large video never passes through the app (a serverless host caps request bodies: Vercel at 4.5 MB). PUT exactly `size` bytes with the given headers within 15 minutes, then name the returned `id` as `upload` when sending the draft: the file is then checked (its real type, its size by kind) and its metadata removed, exactly as a form upload. Only where uploads are kept in a bucket (S3_BUCKET); the embedded setup answers 503 not_configured and takes the file in the draft's form. 60 a minute per person.",
-    response: "201 { upload: { id, url, method, headers, expiresAt } }",
+    status: 201,
     responseSchema: uploadTicketSchema,
     errors: [
       "400 invalid_request (a type not accepted; size a positive whole number)",
@@ -757,7 +719,7 @@ export const endpoints: Endpoint[] = [
     form: draftUploadBody,
     summary:
       "The creator sends a draft of the post before publishing it: the caption, and the media as a file (multipart/form-data: `caption`, `link`, `file`), as a file sent straight to the bucket beforehand (JSON `upload`: see POST /api/uploads) or a link (JSON or form). Each draft is a new revision; one still waiting for the brand is superseded. The milestone's hashtags, mentions and links are checked on the caption at once (`check`). A file's real type is read from its bytes (JPEG, PNG, WebP; MP4, MOV, WebM), its size limited per kind (10 MB image, 100 MB video by default) and its metadata removed before it is stored. 30 a minute per creator. Records `draft.submitted`.",
-    response: "201 { draft }",
+    status: 201,
     responseSchema: draftResponse,
     errors: [
       "400 invalid_request (caption 1–5000 characters, link an http or https URL, the media one way only, an `upload` that is not the caller's or was never sent)",
@@ -776,7 +738,6 @@ export const endpoints: Endpoint[] = [
     query: draftListQuery,
     summary:
       "The milestone's drafts, newest revision first, each with the brand's answer and the rule checks on its caption as they stand now. The deal's two parties only.",
-    response: "{ drafts: [Draft], nextCursor }",
     responseSchema: draftPageResponse,
     errors: ["404 not_found"],
   },
@@ -786,7 +747,6 @@ export const endpoints: Endpoint[] = [
     tag: "Drafts",
     auth: true,
     summary: "One draft. The deal's two parties only.",
-    response: "{ draft }",
     responseSchema: draftResponse,
     errors: ["404 not_found"],
   },
@@ -797,9 +757,7 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary:
       "The draft's file, streamed by the app to the deal's two parties only (never a public bucket URL): its stored type, `Cache-Control: private, no-store`, `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy.",
-    response:
-      "the file (image/jpeg, image/png, image/webp, video/mp4, video/quicktime, video/webm)",
-    responseSchema: z.string().describe("The file's bytes").meta({ format: "binary" }),
+    responseSchema: fileResponse,
     errors: ["404 not_found (no such draft, no file, or not a party)"],
   },
   {
@@ -809,7 +767,6 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary:
       "The brand approves a draft waiting for it. Exactly once: of concurrent or repeated approvals one records `draft.approved`, the rest answer the approved draft. The live post must then match its caption: the verifier lists the differences under `missing` when the post's caption is less than DRAFT_MATCH_MIN_SIMILARITY (0.9) the same.",
-    response: "{ draft }",
     responseSchema: draftResponse,
     errors: [
       "403 forbidden (not the brand)",
@@ -825,7 +782,6 @@ export const endpoints: Endpoint[] = [
     body: changesBody,
     summary:
       "The brand asks for changes to a draft waiting for it, with a message; the creator answers with a new revision. Once: a repeat answers the draft as it is. Records `draft.changes_requested`.",
-    response: "{ draft }",
     responseSchema: draftResponse,
     errors: [
       "400 invalid_request (a message of 3–2000 characters)",
@@ -842,7 +798,7 @@ export const endpoints: Endpoint[] = [
     body: requestChangesBody,
     summary:
       "The brand sends a submission awaiting review back to the creator with a message (plain text, 1–2,000 characters). The milestone goes back to pending with no verdict: nothing is paid, refunded or recorded against the creator's reputation; the next submission is a new revision with its own review window, and the revision sent back can no longer be verified, settled or decided. A settle that claimed the milestone first wins (409). Emits milestone.changes_requested. Honours Idempotency-Key.",
-    response: "201 { changeRequest, milestone }",
+    status: 201,
     responseSchema: changeRequestResponse,
     errors: [
       "400 invalid_request (an empty or over-long message; a malformed Idempotency-Key)",
@@ -860,8 +816,6 @@ export const endpoints: Endpoint[] = [
     body: refundMilestoneBody,
     summary:
       "The brand takes back a milestone past its due date with nothing delivered: an escrow release paying the creator 0 and the brand the whole milestone. Honours Idempotency-Key.",
-    response:
-      "{ milestone, settlement }: the milestone refunded, the release paying the creator 0 | 202 { milestone, settlement (submitted), poll } (not confirmed within CHAIN_BUDGET_SECONDS: reconcile finishes it)",
     responseSchema: decisionResponse,
     errors: [
       "400 invalid_request (a malformed Idempotency-Key)",
@@ -880,7 +834,6 @@ export const endpoints: Endpoint[] = [
     tag: "Verification and settlement",
     auth: false,
     summary: "Whether relayed (gasless) settlement is configured; `?chainId=`.",
-    response: "{ configured, provider, chainId, supported, sponsor?, reason? }",
     responseSchema: relayStatusResponse,
     errors: [],
   },
@@ -891,8 +844,6 @@ export const endpoints: Endpoint[] = [
     auth: true,
     body: addressBody,
     summary: "One-time 2.00 USDC testnet drip per address and per user.",
-    response:
-      '{ funded, amount: "2.00", txHash, reason?, address, chainId, status, explorerUrl } | 202 { …, status: "submitted", poll } (sent and not confirmed within CHAIN_BUDGET_SECONDS: reconcile finishes the transfer; GET poll for its state)',
     responseSchema: dripResponse,
     errors: [
       "400 invalid_request (the zero address)",
@@ -910,7 +861,6 @@ export const endpoints: Endpoint[] = [
     query: addressBody,
     summary:
       "The caller's drip as it stands (what a 202's `poll` names): its status follows its transaction, which reconcile finishes. Sends nothing.",
-    response: '{ funded, amount: "2.00", txHash, address, chainId, status, explorerUrl, poll? }',
     responseSchema: dripResponse,
     errors: ["404 not_found (no drip for this caller)"],
   },
@@ -921,8 +871,6 @@ export const endpoints: Endpoint[] = [
     auth: true,
     summary:
       "The wallets holding your USDC — the signed-in (embedded) wallet, the linked wallet, and a brand's funding wallets — each with its balance read on-chain, and your latest sends.",
-    response:
-      "{ chainId, network, networkName, token, canSend, wallets: [{ address, label, roles, balance, canSend, explorerUrl, onrampUrl, offrampUrl }], withdrawals }",
     responseSchema: walletOverviewResponse,
     errors: ["502 chain_unavailable"],
   },
@@ -934,7 +882,6 @@ export const endpoints: Endpoint[] = [
     body: withdrawalBody,
     summary:
       "Send USDC from your signed-in (embedded) wallet to an address, e.g. an exchange deposit address. The wallet signs a USDC transfer authorization (EIP-3009) and the service's relayer submits it and pays the network fee. Never more than the balance; Idempotency-Key honoured.",
-    response: "{ withdrawal: { id, from, to, amount, status, txHash, explorerUrl, … } }",
     responseSchema: withdrawalResponse,
     errors: [
       "400 invalid_request (to: bad checksum, the zero address, your own wallet, or one of the service's contracts; amount not above 0)",
@@ -950,7 +897,6 @@ export const endpoints: Endpoint[] = [
     tag: "Chain",
     auth: true,
     summary: "On-chain reputation: settled milestones and their mean score.",
-    response: "{ wallet, chainId, registry, count, score }",
     responseSchema: reputationResponse,
     errors: ["502 chain_unavailable", "503 not_configured (no registry)"],
   },
@@ -961,7 +907,6 @@ export const endpoints: Endpoint[] = [
     auth: false,
     body: unlockBody,
     summary: "Exchange the demo passphrase for an unlock cookie.",
-    response: "{ unlocked: true }",
     responseSchema: unlockedResponse,
     errors: [
       "401 invalid_passphrase",
@@ -975,7 +920,7 @@ export const endpoints: Endpoint[] = [
     tag: "Demo",
     auth: true,
     summary: "Seed the three starter deals for the calling brand, once.",
-    response: "201|200 { created, deals }",
+    status: 201,
     responseSchema: starterDealsResponse,
     errors: ["403 wrong_role"],
   },
@@ -987,7 +932,6 @@ export const endpoints: Endpoint[] = [
     query: healthQuery,
     summary:
       "Database and chain reachability. With ?detail=1 and the cron secret as bearer (operators): queue depths (e-mails, webhook deliveries, unmined transactions), the oldest unmined transaction's age, and the signer's balance against SIGNER_BALANCE_FLOOR_WEI.",
-    response: "{ ok, db, chain: { chainId, blockNumber, name }, degraded?, detail? }",
     responseSchema: healthResponse,
     errors: [
       "401 unauthenticated (detail=1 without the cron secret)",
@@ -1002,7 +946,6 @@ export const endpoints: Endpoint[] = [
     query: reconcileQuery,
     summary:
       "The reconcile routine (a scheduler calls it with `Authorization: Bearer <CRON_SECRET>`): finishes settlements and transactions left pending, notices unreported fundings, records reputation, sends webhook deliveries and e-mails due, runs out review windows. `?settlement=` finishes just that settlement.",
-    response: "{ settlements, reputations, escrow, transactions, outbox?, timers? }",
     responseSchema: reconcileResponse,
     errors: ["401 unauthenticated (no or another cron secret)", "503 not_configured (CRON_SECRET)"],
   },
@@ -1012,7 +955,6 @@ export const endpoints: Endpoint[] = [
     tag: "Operations",
     auth: false,
     summary: "This reference as OpenAPI 3.1 (rendered at /docs).",
-    response: '{ openapi: "3.1.0", info, servers, paths, components }',
     responseSchema: openApiDocumentResponse,
     errors: [],
   },
@@ -1025,8 +967,6 @@ export const endpoints: Endpoint[] = [
 // What an integrator needs of the chain (lib/chain/integrator-info.ts), and the money
 // records of a user's deals (lib/ledger).
 function chainAndLedgerEndpoints(): Endpoint[] {
-  const entry =
-    "{ id, kind: funding|release|refund|withdrawal, reason: remainder|cancel|expired|null, role: brand|creator|account, date, deal: { id, title } | null, milestone: { id, position, title } | null, amount, amountUnits, currency, from, to, counterparty: { address, name }, chainId, txHash, explorerUrl, verdictHash }";
   return [
     {
       method: "GET",
@@ -1035,8 +975,6 @@ function chainAndLedgerEndpoints(): Endpoint[] {
       auth: false,
       summary:
         "The chain this deployment settles on, for integrators: chain id and name, a public JSON-RPC URL (the local node on the local chain; never the service's own RPC_URL), the USDC and escrow addresses, USDC's EIP-712 domain `{ name, version }` as the token reports it (eip712Domain(), else name() and version(): what a gasless funding authorization is signed under, with `chainId` and `verifyingContract: usdc`), and how many confirmations the service waits for.",
-      response:
-        "{ chainId, name, rpcUrl, usdc, escrow, usdcDomain: { name, version }, confirmations }",
       responseSchema: chainInfoResponse,
       errors: [
         "502 chain_unavailable (reading the token's domain)",
@@ -1051,7 +989,6 @@ function chainAndLedgerEndpoints(): Endpoint[] {
       auth: true,
       summary:
         "The caller's money records across all their deals, newest first: every funding (brand wallet → escrow), release (escrow → creator; the brand's and the creator's), refund (`reason`: remainder of a release, cancel, expired) and withdrawal (USDC sent out of the caller's embedded wallet, once confirmed; `deal: null`), with the amount (6 decimals), the parties, the transaction and its explorer link, and for releases the verdict hash the release carried. A brand sees its fundings, releases and refunds; a creator the releases it received; everyone their own withdrawals. Filters `kind`, `dealId`, `from`, `to` (dates, UTC; `to` includes its day); `?limit=1..100&cursor=`; `format=csv` answers the whole filtered ledger as GET /api/ledger.csv does.",
-      response: `{ entries: [${entry}], nextCursor }`,
       responseSchema: ledgerPageResponse,
       errors: [],
     },
@@ -1063,8 +1000,6 @@ function chainAndLedgerEndpoints(): Endpoint[] {
       auth: true,
       summary:
         "The caller's whole ledger (same filters, no paging) as CSV: `text/csv`, RFC 4180 (CRLF; a cell with a comma, quote or line break in double quotes), sent as an attachment. A cell that starts with = + - @ (a spreadsheet formula) is prefixed with an apostrophe.",
-      response:
-        "text/csv: date,id,kind,reason,role,deal_id,deal,milestone,amount,currency,from,to,counterparty,counterparty_name,chain_id,tx_hash,explorer_url,verdict_hash",
       responseSchema: ledgerCsvResponse,
       errors: [],
     },
@@ -1074,7 +1009,6 @@ function chainAndLedgerEndpoints(): Endpoint[] {
 // Evidence: the posts the verifier reads, the handles their authors must match, and the
 // sandbox platform of the embedded setup (lib/verify/evidence, lib/profile, lib/social).
 function evidenceEndpoints(): Endpoint[] {
-  const post = "{ id, url, handle, caption, mediaType, paidPartnership, createdAt, deleted }";
   return [
     {
       method: "GET",
@@ -1083,8 +1017,6 @@ function evidenceEndpoints(): Endpoint[] {
       auth: true,
       summary:
         "The posts the verifier read for this milestone, one per revision, newest first, paginated (parties only; `revision` picks one): status (ok | deleted | unreachable | blocked | unsupported), platform, canonical URL, author against the creator's declared handle, caption, content hash.",
-      response:
-        "{ evidence: [{ revision, status, platform, url, canonicalUrl, authorHandle, declaredHandle, authorMatches, caption, mediaType, thumbnailUrl, publishedAt, paidPartnership, fetchedAt, contentHash, error }], nextCursor }",
       query: evidenceQuery,
       responseSchema: evidenceListResponse,
       errors: ["404 not_found (not a party)"],
@@ -1097,8 +1029,6 @@ function evidenceEndpoints(): Endpoint[] {
       body: precheckBody,
       summary:
         "The deal's creator checks a post before submitting it: the post at `url` is read as the verifier reads it and put through the rule checks (required hashtags, mentions and links in its caption, its author, the rule score and its deductions). Nothing is stored and no money moves; the verdict that counts is the one on the submitted revision. Rate-limited: 10 a minute per creator.",
-      response:
-        "{ ready, missing, requirements: [{ kind, value, found }], score, deductions: [{ points, reason }], criteria, minScore, post: { status, platform, author, caption } }",
       responseSchema: precheckResponse,
       errors: [
         "400 invalid_request",
@@ -1114,8 +1044,6 @@ function evidenceEndpoints(): Endpoint[] {
       tag: "Profile",
       auth: true,
       summary: "The caller's declared handle per platform.",
-      response:
-        "{ handles: [{ platform, handle, createdAt, verified, verifiedAt, verification }] }",
       responseSchema: handleListResponse,
       errors: [],
     },
@@ -1128,7 +1056,6 @@ function evidenceEndpoints(): Endpoint[] {
       body: putHandleBody,
       summary:
         "Declare (or change) the caller's handle on a platform (instagram | tiktok | x | youtube | sandbox). A deliverable's post must be by this handle, verified, to be approved automatically. A new or changed handle is unverified and gets a one-time code (`verification.code`, valid 3 days); declaring the same handle again keeps its verification, or issues a new code once the old one expired.",
-      response: "{ handle: { platform, handle, createdAt, verified, verifiedAt, verification } }",
       responseSchema: handleResponse,
       errors: [
         "409 conflict (held by another account: verified by it, or on the sandbox declared by it)",
@@ -1143,7 +1070,6 @@ function evidenceEndpoints(): Endpoint[] {
       body: verifyHandleBody,
       summary:
         "Prove a declared handle is the caller's: publish a post by the handle whose text contains its `verification.code`, then send the post's URL. The post is read like a deliverable's (the sandbox, oEmbed, OpenGraph); the handle is verified when the post is on that platform, its author is the handle and its text holds the unexpired code. Until then a verdict on the handle's posts is `approved: false`. (A code in the profile bio and the platforms' OAuth are not read yet.)",
-      response: "{ handle: { platform, handle, createdAt, verified, verifiedAt, verification } }",
       responseSchema: handleResponse,
       errors: [
         "404 not_found (no such declared handle)",
@@ -1159,7 +1085,7 @@ function evidenceEndpoints(): Endpoint[] {
       tag: "Profile",
       auth: true,
       summary: "Remove the caller's handle on one platform (?platform=…).",
-      response: "204",
+      status: 204,
       responseSchema: null,
       errors: ["404 not_found"],
     },
@@ -1171,7 +1097,7 @@ function evidenceEndpoints(): Endpoint[] {
       body: publishBody,
       summary:
         "Publish a post on the sandbox platform (embedded setup). The first post claims the handle as the caller's sandbox handle; later posts must use it. `paidPartnership: true` shows the sandbox's paid-partnership label, which the verifier accepts as the disclosure.",
-      response: `201 { post: ${post} }`,
+      status: 201,
       responseSchema: sandboxPostResponse,
       errors: ["404 not_found (sandbox off)", "409 conflict (handle)"],
     },
@@ -1182,7 +1108,6 @@ function evidenceEndpoints(): Endpoint[] {
       tag: "Sandbox platform",
       auth: true,
       summary: "The caller's sandbox posts, newest first.",
-      response: `{ posts: [${post}], nextCursor }`,
       responseSchema: sandboxPostPageResponse,
       errors: ["404 not_found (sandbox off)"],
     },
@@ -1192,7 +1117,7 @@ function evidenceEndpoints(): Endpoint[] {
       tag: "Sandbox platform",
       auth: true,
       summary: "Delete one of the caller's sandbox posts (its oEmbed answers 404 from then on).",
-      response: "204",
+      status: 204,
       responseSchema: null,
       errors: ["404 not_found"],
     },
@@ -1203,8 +1128,6 @@ function evidenceEndpoints(): Endpoint[] {
       tag: "Sandbox platform",
       auth: false,
       summary: "oEmbed of a sandbox post (?url=…): what the verifier reads, as from any platform.",
-      response:
-        "{ version, type, provider_name, provider_url, url, title, author_name, author_url, media_type, published_at, thumbnail_url }",
       responseSchema: oembedResponse,
       errors: ["404 not_found (sandbox off, unknown or deleted post)"],
     },
@@ -1214,8 +1137,6 @@ function evidenceEndpoints(): Endpoint[] {
 // API keys (lib/auth/api-keys.ts). Managed with a session only (sessionOnly: an API key or
 // a bare identity token gets 403 forbidden here).
 function apiKeyEndpoints(): Endpoint[] {
-  const key =
-    "{ id, name, prefix, scopes, expiresAt, lastUsedAt, revokedAt, apiVersion, metadata, createdAt }";
   return [
     {
       method: "POST",
@@ -1226,7 +1147,7 @@ function apiKeyEndpoints(): Endpoint[] {
       body: createApiKeyBody,
       summary:
         "Create an API key (mk_…) with scopes read | write | settle | webhooks and an optional expiry. The key is in this answer only; only its SHA-256 is stored.",
-      response: `201 { key, apiKey: ${key} }`,
+      status: 201,
       responseSchema: createdApiKeyResponse,
       errors: [],
     },
@@ -1239,7 +1160,6 @@ function apiKeyEndpoints(): Endpoint[] {
       auth: true,
       summary:
         "The caller's keys, newest first, revoked ones included (never the secrets). Query ?limit=1..100&cursor=.",
-      response: `{ keys: [${key}], nextCursor }`,
       responseSchema: apiKeyPageResponse,
       errors: [],
     },
@@ -1252,7 +1172,6 @@ function apiKeyEndpoints(): Endpoint[] {
       body: updateApiKeyBody,
       summary:
         'Rename one of the caller\'s keys that is not revoked, re-pin its API version, or change its metadata (merged; a key sent with "" is removed).',
-      response: `{ apiKey: ${key} }`,
       responseSchema: apiKeyResponse,
       errors: ["404 not_found"],
     },
@@ -1263,7 +1182,6 @@ function apiKeyEndpoints(): Endpoint[] {
       tag: "API keys",
       auth: true,
       summary: "Revoke one of the caller's keys: it is 401 invalid_token from the next request on.",
-      response: `{ apiKey: ${key} }`,
       responseSchema: apiKeyResponse,
       errors: ["404 not_found"],
     },
@@ -1274,8 +1192,6 @@ function apiKeyEndpoints(): Endpoint[] {
 // signature: /docs#webhooks and the README.
 function notificationAndWebhookEndpoints(): Endpoint[] {
   const page = "?limit=1..100&cursor=";
-  const endpoint =
-    "{ id, url, eventTypes, enabled, disabledReason, disabledAt, createdAt, updatedAt }";
   const notFound = "404 not_found";
   return [
     {
@@ -1285,8 +1201,6 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       tag: "Notifications",
       auth: true,
       summary: `The caller's inbox, newest first: the other party's (and the service's) actions on their deals. Query ${page}&unread=true.`,
-      response:
-        "{ notifications: [{ id, read, createdAt, title, detail, event: { id, type, dealId, milestoneId, actor } }], nextCursor, unreadCount }",
       responseSchema: notificationPageResponse,
       errors: [],
     },
@@ -1296,7 +1210,6 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       tag: "Notifications",
       auth: true,
       summary: "How many of the caller's notifications are unread.",
-      response: "{ unreadCount }",
       responseSchema: unreadCountResponse,
       errors: [],
     },
@@ -1308,7 +1221,6 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       body: markReadBody,
       summary:
         "Mark notifications read: { ids } (the caller's own; others are ignored) or { all: true }.",
-      response: "{ marked, unreadCount }",
       responseSchema: markReadResponse,
       errors: [],
     },
@@ -1320,7 +1232,7 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       body: createEndpointBody,
       summary:
         "Register an endpoint for the events of the caller's deals (all types, or the ones listed). The URL must be https on a public address. The signing secret is in this answer only.",
-      response: `201 { endpoint: ${endpoint}, secret }`,
+      status: 201,
       responseSchema: webhookSecretResponse,
       errors: [
         "400 invalid_request (incl. a private or non-https URL)",
@@ -1334,7 +1246,6 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       tag: "Webhooks",
       auth: true,
       summary: `The caller's endpoints, newest first (never their secrets). Query ${page}.`,
-      response: `{ endpoints: [${endpoint}], nextCursor }`,
       responseSchema: webhookEndpointPageResponse,
       errors: [],
     },
@@ -1345,7 +1256,6 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       auth: true,
       summary:
         "One of the caller's endpoints. `disabledReason` is set when the service disabled it after persistent failure.",
-      response: `{ endpoint: ${endpoint} }`,
       responseSchema: webhookEndpointResponse,
       errors: [notFound],
     },
@@ -1357,7 +1267,6 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       body: updateEndpointBody,
       summary:
         "Change url or eventTypes, enable (clears the disabled notice) or disable (pending deliveries fail; resend brings them back).",
-      response: `{ endpoint: ${endpoint} }`,
       responseSchema: webhookEndpointResponse,
       errors: ["400 invalid_request (incl. a private or non-https URL)", notFound],
     },
@@ -1367,7 +1276,6 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       tag: "Webhooks",
       auth: true,
       summary: "Remove an endpoint and its delivery log.",
-      response: "{ deleted: true }",
       responseSchema: deletedResponse,
       errors: [notFound],
     },
@@ -1377,7 +1285,6 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       tag: "Webhooks",
       auth: true,
       summary: "A new signing secret, in this answer only; the old one stops signing at once.",
-      response: `{ endpoint: ${endpoint}, secret }`,
       responseSchema: webhookSecretResponse,
       errors: [notFound],
     },
@@ -1388,8 +1295,6 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       tag: "Webhooks",
       auth: true,
       summary: `The endpoint's delivery log, newest first, with status codes and errors. Resend one with POST /api/webhooks/{id}/deliveries/{deliveryId}/resend (202; refused with 409 invalid_state while the endpoint is disabled). Query ${page}.`,
-      response:
-        "{ deliveries: [{ id, eventId, eventType, status: pending|delivered|failed, attempts, lastStatusCode, lastError, nextAttemptAt, deliveredAt, createdAt }], nextCursor }",
       responseSchema: webhookDeliveryPageResponse,
       errors: [notFound],
     },
@@ -1400,7 +1305,7 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       auth: true,
       summary:
         "Queue a delivery again (also one already delivered: the receiver de-duplicates on the event id), due now with a fresh retry budget; it is sent right after this answer.",
-      response: "202 { delivery }",
+      status: 202,
       responseSchema: webhookDeliveryResponse,
       errors: [
         "404 not_found (endpoint or delivery)",
@@ -1415,7 +1320,7 @@ function notificationAndWebhookEndpoints(): Endpoint[] {
       body: testEventBody,
       summary:
         "Send a test event of any type to this endpoint: shaped like a real event (`test: true`, a sample deal or milestone as `data.object`), signed, sent right after this answer and retried like any delivery; it shows in the delivery log with the request body and the receiver's answer.",
-      response: "202 { delivery }",
+      status: 202,
       responseSchema: webhookDeliveryResponse,
       errors: ["404 not_found", "409 invalid_state (the endpoint is disabled)"],
     },
@@ -1489,9 +1394,34 @@ export function errorsOf(e: Endpoint): string[] {
   return [...e.errors, ...added];
 }
 
-/** "201 { … }" → "201"; no leading status → "200". */
 function successStatus(e: Endpoint): string {
-  return /^(\d{3})/.exec(e.response)?.[1] ?? "200";
+  return String(e.status ?? 200);
+}
+
+/** A key of an object schema as the summary shows it: `name`, `name?` (optional), `name: "value"`. */
+function keyOf(key: string, value: z.ZodType): string {
+  if (value instanceof z.ZodLiteral && value.values.size === 1)
+    return `${key}: ${JSON.stringify([...value.values][0])}`;
+  return value.safeParse(undefined).success ? `${key}?` : key;
+}
+
+function shapeSummary(schema: z.ZodType): string {
+  if (schema instanceof z.ZodObject)
+    return `{ ${Object.entries(schema.shape as Record<string, z.ZodType>)
+      .map(([k, v]) => keyOf(k, v))
+      .join(", ")} }`;
+  if (schema instanceof z.ZodDiscriminatedUnion || schema instanceof z.ZodUnion)
+    return (schema.options as z.ZodType[]).map(shapeSummary).join(" | ");
+  return schema.description ?? "text";
+}
+
+/**
+ * The success answer in a line, read from its schema (the reference's response description
+ * and /docs): "201 { deal }", "{ deals, nextCursor }", "204".
+ */
+export function responseSummary(e: Endpoint): string {
+  if (!e.responseSchema) return successStatus(e);
+  return `${e.status ? `${e.status} ` : ""}${shapeSummary(e.responseSchema)}`;
 }
 
 /** The endpoint's listed errors grouped by status ("401 unauthenticated" → 401). */
@@ -1577,7 +1507,7 @@ function operationOf(e: Endpoint): ZodOpenApiOperationObject {
       : {}),
     responses: {
       [successStatus(e)]: {
-        description: e.response,
+        description: e.responseSchema ? shapeSummary(e.responseSchema) : "No content",
         ...(e.responseSchema
           ? { content: { "application/json": { schema: e.responseSchema } } }
           : {}),

@@ -8,7 +8,7 @@ import { TryIt } from "@/components/docs/try-it";
 import { WebhookDocs } from "@/components/webhooks/webhook-docs";
 import { TYPESCRIPT_SETUP } from "@/lib/api/examples";
 import { appUrl } from "@/lib/env";
-import { errorsOf } from "@/lib/openapi";
+import { errorsOf, responseSummary } from "@/lib/openapi";
 
 export const metadata: Metadata = { title: "API reference" };
 
@@ -248,7 +248,7 @@ export default function DocsPage() {
                   </details>
                 ) : null}
                 <div className="small">
-                  <strong>Response:</strong> <code>{e.response}</code>
+                  <strong>Response:</strong> <code>{responseSummary(e)}</code>
                 </div>
                 <details>
                   <summary className="small muted">Examples: curl, TypeScript, response</summary>

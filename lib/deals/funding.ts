@@ -13,7 +13,6 @@ import {
   releaseFundingHold,
 } from "@/db/queries/escrow";
 import { type Deal, dealStatuses } from "@/db/schema";
-import { address, decimal, hex32, units } from "@/lib/api/fields";
 import { chainConfig, requireEscrow } from "@/lib/chain/config";
 import { relayProvider } from "@/lib/chain/relay";
 import { gelatoRelayer } from "@/lib/chain/relayer";
@@ -26,8 +25,8 @@ import { AppError, notFound } from "@/lib/errors";
 import { escrowKey, readEscrowDeal } from "@/lib/escrow/chain";
 import {
   assertFunded,
-  type FundingTermsJson,
   fundingTerms,
+  fundingTermsBase,
   refundExpired,
   syncFunding,
   syncRefunds,
@@ -67,7 +66,7 @@ export async function getFundingTerms(
   caller: Caller,
   dealId: string,
   brand?: string,
-): Promise<FundingTermsJson & { status: Deal["status"]; deposit: DepositJson | null }> {
+): Promise<z.infer<typeof fundingTermsSchema>> {
   const deal = await brandDeal(db, caller, dealId);
   const terms = fundingTerms(
     deal,
@@ -427,26 +426,8 @@ export async function refundExpiredMilestones(
   return renderDeal(db, await refundExpired(db, deal));
 }
 
-export const fundingTermsSchema = z
-  .object({
-    chainId: z.number().int(),
-    escrow: address,
-    usdc: address,
-    dealRef: hex32.describe("The deal's ref: what `fund` and `fundWithAuthorization` take"),
-    dealKey: hex32
-      .nullable()
-      .describe(
-        "The escrow key of the deal funded by `?brand=` (or the brand's known funding wallet): keccak256(abi.encode(funder, dealRef))",
-      ),
-    evaluator: address.describe("This service: the only address that can release milestones"),
-    deadline: z.number().int().describe("Unix seconds"),
-    graceSeconds: z.number().int(),
-    amounts: z.array(units).describe("Milestone amounts, in order"),
-    total: decimal,
-    totalUnits: units,
-    authorizationNonce: hex32
-      .nullable()
-      .describe("The EIP-3009 nonce a gasless authorization must carry (given ?brand=)"),
+export const fundingTermsSchema = fundingTermsBase
+  .extend({
     status: z.enum(dealStatuses),
     deposit: depositSchema
       .nullable()

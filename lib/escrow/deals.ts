@@ -1,4 +1,5 @@
 import { type Address, getAddress, type Hex, isAddressEqual, parseEventLogs } from "viem";
+import { z } from "zod";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
 import { listDealMilestones } from "@/db/queries/deals";
@@ -16,6 +17,7 @@ import {
 } from "@/db/queries/escrow";
 import { getUserById } from "@/db/queries/users";
 import type { Deal, Milestone } from "@/db/schema";
+import { address, decimal, hex32, units } from "@/lib/api/fields";
 import { chainConfig, publicClient, requireTreasury, requireUsdc } from "@/lib/chain/config";
 import {
   chainUnavailable,
@@ -67,25 +69,28 @@ function evaluatorAddress(): Address {
   return treasuryAddress as Address;
 }
 
-export type FundingTermsJson = {
-  chainId: number;
-  escrow: Address;
-  usdc: Address;
-  /** What `fund` and `fundWithAuthorization` take: the escrow keys it by the funder. */
-  dealRef: Hex;
-  /** The escrow key of this deal funded by `brand` (or the brand's known funding wallet). */
-  dealKey: Hex | null;
-  evaluator: Address;
-  /** Unix seconds: after it plus the grace period, unreleased money is refundable. */
-  deadline: number;
-  graceSeconds: number;
-  /** Milestone amounts in USDC base units (6 decimals), in order. */
-  amounts: string[];
-  total: string;
-  totalUnits: string;
-  /** The EIP-3009 nonce a gasless funding authorization must carry (for `brand`). */
-  authorizationNonce: Hex | null;
-};
+/** What a deal must be funded with (GET /api/deals/:id/funding adds the deal's status and deposit address). */
+export const fundingTermsBase = z.object({
+  chainId: z.number().int(),
+  escrow: address,
+  usdc: address,
+  dealRef: hex32.describe("The deal's ref: what `fund` and `fundWithAuthorization` take"),
+  dealKey: hex32
+    .nullable()
+    .describe(
+      "The escrow key of the deal funded by `?brand=` (or the brand's known funding wallet): keccak256(abi.encode(funder, dealRef))",
+    ),
+  evaluator: address.describe("This service: the only address that can release milestones"),
+  deadline: z.number().int().describe("Unix seconds"),
+  graceSeconds: z.number().int(),
+  amounts: z.array(units).describe("Milestone amounts, in order"),
+  total: decimal,
+  totalUnits: units,
+  authorizationNonce: hex32
+    .nullable()
+    .describe("The EIP-3009 nonce a gasless authorization must carry (given ?brand=)"),
+});
+export type FundingTermsJson = z.infer<typeof fundingTermsBase>;
 
 /** What a deal must be funded with: the exact call `fund(dealRef, evaluator, deadline, amounts)`. */
 export function fundingTerms(deal: Deal, ms: Milestone[], brand?: Address): FundingTermsJson {

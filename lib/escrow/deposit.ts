@@ -48,6 +48,7 @@ import { dealKey, dealRef, GRACE_PERIOD_SECONDS, totalOf } from "@/lib/escrow/on
 import { recordEvent } from "@/lib/events/events";
 import { log } from "@/lib/log";
 import { unitsToDecimal } from "@/lib/money";
+import type { ReconcileReport } from "@/lib/settle/reconcile";
 
 // A deal's deposit address: a DepositForwarder (contracts/DepositForwarder.sol) at a CREATE2
 // address that binds the deal's ref, its exact funding terms and the brand's refund address.
@@ -343,12 +344,8 @@ export async function ensureDeposit(
 
 // ---- the watcher ------------------------------------------------------------------------
 
-export type DepositReport = {
-  received: number;
-  swept: number;
-  returned: number;
-  failed: number;
-};
+/** Its part of the reconcile answer (lib/settle/reconcile.ts reconcileResponse). */
+export type DepositReport = NonNullable<ReconcileReport["deposits"]>;
 
 async function balanceOf(address: Address): Promise<bigint> {
   try {

@@ -1,13 +1,15 @@
 import type { Db } from "@/db/client";
 import { log } from "@/lib/log";
-import { drainEmails, type EmailDrainReport } from "@/lib/notify/outbox";
-import { drainWebhooks, type WebhookDrainReport } from "@/lib/webhooks/deliver";
+import { drainEmails } from "@/lib/notify/outbox";
+import type { ReconcileReport } from "@/lib/settle/reconcile";
+import { drainWebhooks } from "@/lib/webhooks/deliver";
 
 // What consumes the activity log outside the request: webhook deliveries and e-mails,
 // both rows written with their event. Run by the reconcile routine (cron route,
 // `npm run reconcile`); safe to run from several instances at once (leases, SKIP LOCKED).
 
-export type OutboxReport = { webhooks: WebhookDrainReport; emails: EmailDrainReport };
+/** Its part of the reconcile answer (lib/settle/reconcile.ts reconcileResponse). */
+export type OutboxReport = NonNullable<ReconcileReport["outbox"]>;
 
 export async function drainOutbox(db: Db): Promise<OutboxReport> {
   const [webhooks, emails] = await Promise.all([

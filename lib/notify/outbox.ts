@@ -9,6 +9,7 @@ import { appUrl } from "@/lib/env";
 import { log } from "@/lib/log";
 import { emailFor } from "@/lib/notify/describe";
 import { configuredMailer, type Mailer } from "@/lib/notify/mailer";
+import type { ReconcileReport } from "@/lib/settle/reconcile";
 import { MAX_ATTEMPTS, retryDelaySeconds } from "@/lib/webhooks/deliver";
 
 // The e-mail outbox loop, drained by the reconcile routine like the webhook outbox: claim
@@ -16,7 +17,8 @@ import { MAX_ATTEMPTS, retryDelaySeconds } from "@/lib/webhooks/deliver";
 // no transaction open, record. A crash between send and record sends the mail again once
 // the lease runs out (the http sender passes the row id as an idempotency key).
 
-export type EmailDrainReport = { sent: number; retrying: number; failed: number };
+/** Its part of the reconcile answer (lib/settle/reconcile.ts reconcileResponse). */
+export type EmailDrainReport = NonNullable<ReconcileReport["outbox"]>["emails"];
 
 export async function drainEmails(
   db: Db,

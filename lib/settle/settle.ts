@@ -434,6 +434,9 @@ export const bulkSettleResponse = z.object({
 });
 export type BulkSettleResult = z.infer<typeof bulkSettleResponse>;
 
+/** POST /api/settle's answer: the single form's, or a bulk's per-item results. */
+export const settleAnswer = z.union([settleResponse, bulkSettleResponse]);
+
 /** How many milestones of one bulk settle are worked on at once. */
 const BULK_PARALLEL = 4;
 

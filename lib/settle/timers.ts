@@ -9,6 +9,7 @@ import {
 } from "@/db/queries/timers";
 import { now } from "@/lib/clock";
 import { recordEvent } from "@/lib/events/events";
+import type { ReconcileReport } from "@/lib/settle/reconcile";
 
 // The deal timers, run by the reconcile routine (and so by the cron route), never by a
 // browser: a review window that ran out (the creator may now settle on their own) and a
@@ -16,7 +17,8 @@ import { recordEvent } from "@/lib/events/events";
 // is announced once per revision with an event — which notifies the parties — under the
 // milestone's row lock, so concurrent runs announce it once.
 
-export type TimerReport = { reviewWindowsElapsed: number; overdue: number };
+/** Its part of the reconcile answer (lib/settle/reconcile.ts reconcileResponse). */
+export type TimerReport = NonNullable<ReconcileReport["timers"]>;
 
 export async function checkTimers(db: Db, at: Date = now()): Promise<TimerReport> {
   const report: TimerReport = { reviewWindowsElapsed: 0, overdue: 0 };

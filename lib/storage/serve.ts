@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { notFound } from "@/lib/errors";
 import {
   type ObjectStorage,
@@ -37,6 +38,14 @@ export function requestedRange(req: Request): RangeRequest | undefined {
   if (end !== undefined && end < start) return undefined;
   return end === undefined ? { start } : { start, end };
 }
+
+/** What objectResponse answers, as the API reference shows it: the stored file's bytes. */
+export const fileResponse = z
+  .string()
+  .describe(
+    "The file's bytes, in its stored type (image/jpeg, image/png, image/webp, video/mp4, video/quicktime or video/webm)",
+  )
+  .meta({ format: "binary" });
 
 export function objectResponse(obj: StoredObject, filename: string): Response {
   if (!obj.range)

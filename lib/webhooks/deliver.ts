@@ -10,6 +10,7 @@ import { env } from "@/lib/env";
 import { eventJson } from "@/lib/events/objects";
 import { log } from "@/lib/log";
 import { SafeFetchError, safeFetch } from "@/lib/net/safe-fetch";
+import type { ReconcileReport } from "@/lib/settle/reconcile";
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from "@/lib/webhooks/signature";
 
 // The webhook outbox loop. A delivery row is written with its event (lib/events); the
@@ -143,7 +144,8 @@ export async function recordResult(
   return "failed";
 }
 
-export type WebhookDrainReport = { delivered: number; retrying: number; failed: number };
+/** Its part of the reconcile answer (lib/settle/reconcile.ts reconcileResponse). */
+export type WebhookDrainReport = NonNullable<ReconcileReport["outbox"]>["webhooks"];
 
 /**
  * Sends every due delivery (batches of `batchSize`, at most `maxBatches`), each batch's

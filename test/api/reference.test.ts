@@ -1,8 +1,16 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { reference, routeModules } from "@/app/api/reference";
 import { routeSchemas } from "@/lib/http";
-import { type Endpoint, endpoints, errorsOf, openApiDocument } from "@/lib/openapi";
+import {
+  type Endpoint,
+  endpoints,
+  errorsOf,
+  openApiDocument,
+  responseSummary,
+} from "@/lib/openapi";
 import {
   operations as allOperations,
   apiPath,
@@ -34,7 +42,7 @@ describe("the reference covers every route", () => {
     for (const o of ops) {
       const e = find(o.method, o.path) as Endpoint;
       // null only for an answer without a body (204)
-      if (e.responseSchema === null) expect(e.response, `${o.method} ${o.path}`).toMatch(/^204\b/);
+      if (e.responseSchema === null) expect(e.status, `${o.method} ${o.path}`).toBe(204);
       else expect(e.responseSchema, `${o.method} ${o.path}`).toBeInstanceOf(z.ZodType);
     }
     // and nothing documented that does not exist
@@ -183,5 +191,69 @@ describe("one definition per request shape", () => {
     }
     expect(apart).toEqual([]);
     expect(compared).toBeGreaterThan(30);
+  });
+});
+
+describe("one definition per response shape", () => {
+  const source = readFileSync(path.join(process.cwd(), "lib/openapi.ts"), "utf8");
+
+  /** The names lib/openapi.ts imports, by module ("@/lib/deals/serialize" → [dealResponse, …]). */
+  function importedNames(): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const m of source.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s+from\s+"(@\/[^"]+)";/g)) {
+      if (m[1]) continue;
+      const names = (m[2] as string)
+        .split(",")
+        .map((n) => n.trim())
+        .filter((n) => n && !n.startsWith("type "));
+      out.set(m[3] as string, names);
+    }
+    return out;
+  }
+
+  it("lib/openapi.ts writes no response shape: each endpoint names a schema it imports", () => {
+    const declared = [...source.matchAll(/\bresponseSchema:\s*([^,\n]+),/g)].map(
+      (m) => m[1] as string,
+    );
+    expect(declared.length).toBeGreaterThan(60);
+    const imported = new Set([...importedNames().values()].flat());
+    // a bare imported name (or null: 204), never z.object(…), .extend(…) or a local const
+    expect(declared.filter((d) => d !== "null" && !imported.has(d))).toEqual([]);
+    // and no zod schema is built in the file but the request's path and version header
+    expect(
+      source.match(/\bz\.(object|array|union|discriminatedUnion|string|literal|enum)\(/g),
+    ).toEqual([
+      "z.object(", // the Milestone-Version header
+      "z.object(", // the path parameters
+      "z.string(",
+    ]);
+  });
+
+  it("every documented response schema is an export of the domain module that builds the answer", async () => {
+    const exported = new Set<unknown>();
+    for (const spec of importedNames().keys()) {
+      if (spec === "@/lib/openapi") continue;
+      for (const value of Object.values(await import(spec))) exported.add(value);
+    }
+    const own = endpoints
+      .filter((e) => e.responseSchema !== null && !exported.has(e.responseSchema))
+      .map((e) => `${e.method} ${e.path}`);
+    expect(own, "response schemas made inside lib/openapi.ts").toEqual([]);
+  });
+
+  it("the reference's response description is read from the schema, not written beside it", () => {
+    const doc = openApiDocument("http://localhost", reference) as unknown as {
+      paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
+    };
+    const settle = doc.paths["/api/settle"]?.post?.responses["200"]?.description;
+    expect(settle).toBe(
+      '{ outcome: "paid", milestone, verdict, settlement } | { outcome: "rejected", milestone, verdict } | { outcome: "submitted", milestone, verdict, settlement, poll } | { results }',
+    );
+    expect(doc.paths["/api/deals"]?.post?.responses["201"]?.description).toBe("{ deal }");
+    expect(
+      responseSummary(
+        endpoints.find((e) => e.path === "/api/deals" && e.method === "POST") as Endpoint,
+      ),
+    ).toBe("201 { deal }");
   });
 });

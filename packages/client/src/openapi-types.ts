@@ -2348,7 +2348,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { methods: SignInMethod[], canLink: { oidc, email } } */
+            /** @description { methods, canLink } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2574,7 +2574,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { nonce, message?, expiresAt } */
+            /** @description { nonce, issuedAt, expiresAt, domain, uri, statement, chainId, message? } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2739,7 +2739,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { deals: Deal[], nextCursor: string | null } */
+            /** @description { deals, nextCursor } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2869,7 +2869,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description 201 { deal } */
+            /** @description { deal } */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -2957,7 +2957,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { profile: { id, email, profileType, displayName } } */
+            /** @description { profile } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3496,7 +3496,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { events: [{ id, type, dealId, milestoneId, actor, data, createdAt }], nextCursor } */
+            /** @description { events, nextCursor } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3582,7 +3582,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { messages: [{ id, dealId, author: { id, role }, body, createdAt }], nextCursor, unreadCount } */
+            /** @description { messages, nextCursor, unreadCount } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3682,7 +3682,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description 201 { message } */
+            /** @description { message } */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3793,7 +3793,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { bonuses: [Bonus], nextCursor } */
+            /** @description { bonuses, nextCursor } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3884,7 +3884,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description 201 { bonus } */
+            /** @description { bonus } */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4075,7 +4075,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { bonus } | 202 { bonus (paying), poll } (the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: reconcile finishes it) */
+            /** @description { bonus, poll? } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4177,7 +4177,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the file (image/jpeg, image/png, image/webp, video/mp4, video/quicktime, video/webm) */
+            /** @description The file's bytes, in its stored type (image/jpeg, image/png, image/webp, video/mp4, video/quicktime or video/webm) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4373,7 +4373,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { events: [{ id, object: 'event', type, createdAt, dealId, milestoneId, actor, test, data: { object, previous_attributes?, … } }], nextCursor } */
+            /** @description { events, nextCursor } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4458,7 +4458,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { funding: { chainId, escrow, usdc, dealRef, dealKey, evaluator, deadline, graceSeconds, amounts, total, totalUnits, authorizationNonce, status, deposit: { address, amount, amountUnits, token, chainId, network, paymentUri, received, receivedUnits, status, refundAddress } | null } } */
+            /** @description { funding } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4687,7 +4687,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { deposit: { address, amount, amountUnits, token: { symbol, address, decimals }, chainId, network, paymentUri, received, receivedUnits, status: awaiting|underpaid|funded|returned, refundAddress } } */
+            /** @description { deposit } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4814,7 +4814,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { deal } | 202 { deal (still unfunded), funding: { status: "submitted", txHash }, poll } (the relayer's transaction is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: the hold stays, reconcile opens the deal once the escrow holds the money and announces it with the funded event; poll the deal) */
+            /** @description { deal, funding?, poll? } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5505,7 +5505,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description 201 { milestone } */
+            /** @description { milestone } */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -5618,7 +5618,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { approved, score, reasoning, missing, model, revision, verifiedAt } */
+            /** @description { approved, score, reasoning, missing, model, verifier, deductions, confidence, revision, verifiedAt } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5757,7 +5757,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { outcome: "paid", milestone, verdict, settlement } | { outcome: "rejected", milestone, verdict } | 202 { outcome: "submitted", milestone, verdict, settlement, poll } (the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: reconcile finishes it; poll the milestone, or wait for the paid event and its webhook) | bulk: { results: [{ milestoneId, outcome: paid | submitted | rejected | already_paid | refused, settlement?, poll?, error? }] } */
+            /** @description { outcome: "paid", milestone, verdict, settlement } | { outcome: "rejected", milestone, verdict } | { outcome: "submitted", milestone, verdict, settlement, poll } | { results } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5943,7 +5943,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { milestone (with review.decision), settlement | null } | 202 { milestone, settlement (submitted), poll } (the release is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS: reconcile finishes it) */
+            /** @description { milestone, settlement, poll? } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6087,7 +6087,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description 201 { appeal, milestone } */
+            /** @description { appeal, milestone } */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6203,7 +6203,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description 201 { upload: { id, url, method, headers, expiresAt } } */
+            /** @description { upload } */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6303,7 +6303,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { drafts: [Draft], nextCursor } */
+            /** @description { drafts, nextCursor } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6413,7 +6413,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description 201 { draft } */
+            /** @description { draft } */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6604,7 +6604,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the file (image/jpeg, image/png, image/webp, video/mp4, video/quicktime, video/webm) */
+            /** @description The file's bytes, in its stored type (image/jpeg, image/png, image/webp, video/mp4, video/quicktime or video/webm) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6895,7 +6895,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description 201 { changeRequest, milestone } */
+            /** @description { changeRequest, milestone } */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -7024,7 +7024,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { milestone, settlement }: the milestone refunded, the release paying the creator 0 | 202 { milestone, settlement (submitted), poll } (not confirmed within CHAIN_BUDGET_SECONDS: reconcile finishes it) */
+            /** @description { milestone, settlement, poll? } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7206,7 +7206,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { funded, amount: "2.00", txHash, address, chainId, status, explorerUrl, poll? } */
+            /** @description { funded, amount, txHash, reason?, address, chainId, status, explorerUrl, poll? } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7290,7 +7290,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { funded, amount: "2.00", txHash, reason?, address, chainId, status, explorerUrl } | 202 { …, status: "submitted", poll } (sent and not confirmed within CHAIN_BUDGET_SECONDS: reconcile finishes the transfer; GET poll for its state) */
+            /** @description { funded, amount, txHash, reason?, address, chainId, status, explorerUrl, poll? } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7403,7 +7403,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { chainId, network, networkName, token, canSend, wallets: [{ address, label, roles, balance, canSend, explorerUrl, onrampUrl, offrampUrl }], withdrawals } */
+            /** @description { chainId, network, networkName, token, wallets, canSend, withdrawals } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7489,7 +7489,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { withdrawal: { id, from, to, amount, status, txHash, explorerUrl, … } } */
+            /** @description { withdrawal } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7798,7 +7798,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description 201|200 { created, deals } */
+            /** @description { created, deals } */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -7873,7 +7873,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { ok, db, chain: { chainId, blockNumber, name }, degraded?, detail? } */
+            /** @description { ok: true, db: "ok", chain, degraded?, detail? } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7972,7 +7972,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { settlements, reputations, escrow, transactions, outbox?, timers? } */
+            /** @description { settlements, reputations, escrow, transactions, outbox?, timers?, expiredIdempotencyKeys?, deposits? } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8076,7 +8076,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { openapi: "3.1.0", info, servers, paths, components } */
+            /** @description { openapi: "3.1.0" } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8127,7 +8127,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { notifications: [{ id, read, createdAt, title, detail, event: { id, type, dealId, milestoneId, actor } }], nextCursor, unreadCount } */
+            /** @description { notifications, nextCursor, unreadCount } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8372,7 +8372,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { endpoints: [{ id, url, eventTypes, enabled, disabledReason, disabledAt, createdAt, updatedAt }], nextCursor } */
+            /** @description { endpoints, nextCursor } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8457,7 +8457,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description 201 { endpoint: { id, url, eventTypes, enabled, disabledReason, disabledAt, createdAt, updatedAt }, secret } */
+            /** @description { endpoint, secret } */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -8558,7 +8558,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { endpoint: { id, url, eventTypes, enabled, disabledReason, disabledAt, createdAt, updatedAt } } */
+            /** @description { endpoint } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8734,7 +8734,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { endpoint: { id, url, eventTypes, enabled, disabledReason, disabledAt, createdAt, updatedAt } } */
+            /** @description { endpoint } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8833,7 +8833,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { endpoint: { id, url, eventTypes, enabled, disabledReason, disabledAt, createdAt, updatedAt }, secret } */
+            /** @description { endpoint, secret } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8919,7 +8919,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { deliveries: [{ id, eventId, eventType, status: pending|delivered|failed, attempts, lastStatusCode, lastError, nextAttemptAt, deliveredAt, createdAt }], nextCursor } */
+            /** @description { deliveries, nextCursor } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9003,7 +9003,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description 202 { delivery } */
+            /** @description { delivery } */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -9103,7 +9103,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description 202 { delivery } */
+            /** @description { delivery } */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -9212,7 +9212,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { keys: [{ id, name, prefix, scopes, expiresAt, lastUsedAt, revokedAt, apiVersion, metadata, createdAt }], nextCursor } */
+            /** @description { keys, nextCursor } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9292,7 +9292,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description 201 { key, apiKey: { id, name, prefix, scopes, expiresAt, lastUsedAt, revokedAt, apiVersion, metadata, createdAt } } */
+            /** @description { key, apiKey } */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -9375,7 +9375,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { apiKey: { id, name, prefix, scopes, expiresAt, lastUsedAt, revokedAt, apiVersion, metadata, createdAt } } */
+            /** @description { apiKey } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9462,7 +9462,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { apiKey: { id, name, prefix, scopes, expiresAt, lastUsedAt, revokedAt, apiVersion, metadata, createdAt } } */
+            /** @description { apiKey } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9557,7 +9557,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { evidence: [{ revision, status, platform, url, canonicalUrl, authorHandle, declaredHandle, authorMatches, caption, mediaType, thumbnailUrl, publishedAt, paidPartnership, fetchedAt, contentHash, error }], nextCursor } */
+            /** @description { evidence, nextCursor } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9646,7 +9646,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { ready, missing, requirements: [{ kind, value, found }], score, deductions: [{ points, reason }], criteria, minScore, post: { status, platform, author, caption } } */
+            /** @description { ready, missing, requirements, score, deductions, criteria, minScore, post } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9750,7 +9750,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { handles: [{ platform, handle, createdAt, verified, verifiedAt, verification }] } */
+            /** @description { handles } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9828,7 +9828,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { handle: { platform, handle, createdAt, verified, verifiedAt, verification } } */
+            /** @description { handle } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9918,7 +9918,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description 204 */
+            /** @description No content */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -9994,7 +9994,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { handle: { platform, handle, createdAt, verified, verifiedAt, verification } } */
+            /** @description { handle } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10094,7 +10094,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { posts: [{ id, url, handle, caption, mediaType, paidPartnership, createdAt, deleted }], nextCursor } */
+            /** @description { posts, nextCursor } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10189,7 +10189,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description 201 { post: { id, url, handle, caption, mediaType, paidPartnership, createdAt, deleted } } */
+            /** @description { post } */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -10297,7 +10297,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description 204 */
+            /** @description No content */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -10375,7 +10375,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { version, type, provider_name, provider_url, url, title, author_name, author_url, media_type, published_at, thumbnail_url } */
+            /** @description { version: "1.0", type, provider_name, provider_url, url, title, author_name, author_url, media_type, paid_partnership, published_at, thumbnail_url } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10425,7 +10425,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { chainId, name, rpcUrl, usdc, escrow, usdcDomain: { name, version }, confirmations } */
+            /** @description { chainId, name, rpcUrl, usdc, escrow, usdcDomain, confirmations } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10497,7 +10497,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { entries: [{ id, kind: funding|release|refund|withdrawal, reason: remainder|cancel|expired|null, role: brand|creator|account, date, deal: { id, title } | null, milestone: { id, position, title } | null, amount, amountUnits, currency, from, to, counterparty: { address, name }, chainId, txHash, explorerUrl, verdictHash }], nextCursor } */
+            /** @description { entries, nextCursor } */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10577,7 +10577,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv: date,id,kind,reason,role,deal_id,deal,milestone,amount,currency,from,to,counterparty,counterparty_name,chain_id,tx_hash,explorer_url,verdict_hash */
+            /** @description text/csv (RFC 4180, CRLF), header row: date,id,kind,reason,role,deal_id,deal,milestone,amount,currency,from,to,counterparty,counterparty_name,chain_id,tx_hash,explorer_url,verdict_hash */
             200: {
                 headers: {
                     [name: string]: unknown;
