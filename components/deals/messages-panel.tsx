@@ -5,13 +5,15 @@ import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { ApiError, apiFetch, errorMessage } from "@/lib/client/api";
 import type { MessageAttachmentJson, MessageJson, MessagePage } from "@/lib/deals/messages";
 import { type DealJson, formatDate } from "./format";
+import { useDealPageSeed } from "./page-seed";
 import { asApiError } from "./queries";
 
 // The deal's message thread between the brand and the creator (GET/POST
 // /api/deals/:id/messages), oldest at the top. Bodies are plain text and rendered as text
 // (React escapes them; line breaks kept by CSS). The heading says how many of the other
 // party's messages are unread; they count as read once the newest one has been on screen.
-// Polled every 10 s while the tab is visible.
+// Polled every 10 s while the tab is visible; the first page comes with the HTML (the page's
+// seed, app/deals/[id]/load-deal-seed.ts), so the thread renders at once.
 
 const MAX_CHARS = 4000; // lib/deals/messages.ts MESSAGE_MAX_CHARS (server code)
 
@@ -21,8 +23,12 @@ export function MessagesPanel({ deal, viewer }: { deal: DealJson; viewer: "brand
   const id = useId();
   const queryClient = useQueryClient();
   const key = messagesQueryKey(deal.id);
+  const seeded = useDealPageSeed().messages;
+  const [seed] = useState(() => seeded);
   const thread = useInfiniteQuery({
     queryKey: key,
+    initialData: seed ? { pages: [seed], pageParams: [""] } : undefined,
+    staleTime: 10_000,
     queryFn: ({ pageParam, signal }) =>
       apiFetch<MessagePage>(
         `/api/deals/${deal.id}/messages?limit=30${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`,

@@ -1,3 +1,4 @@
+import type { MessagePage } from "@/lib/deals/messages";
 import type { DealEventJson } from "@/lib/events/events";
 import type { EvidenceJson } from "@/lib/verify/evidence/read";
 
@@ -10,6 +11,8 @@ export type DealPageSeed = {
   events: { events: DealEventJson[]; nextCursor: string | null } | null;
   /** GET /api/milestones/:id/evidence?revision=N's items, by evidenceSeedKey(id, N). */
   evidence: Record<string, EvidenceJson[]>;
+  /** The first page (30, newest first) of GET /api/deals/:id/messages (parties only; null: not read). */
+  messages: MessagePage | null;
 };
 
 export const evidenceSeedKey = (milestoneId: string, revision: number) =>
