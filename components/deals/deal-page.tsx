@@ -14,6 +14,7 @@ import { type DealJson, formatUsdc } from "./format";
 import { type FundedNotice, FundingPanel } from "./funding-panel";
 import { MessagesPanel } from "./messages-panel";
 import { MilestoneCard, type Viewer } from "./milestone-card";
+import { useDealPageSeed } from "./page-seed";
 import { useDeal, useRelayStatus } from "./queries";
 
 // The deal page for both parties. The brand funds the escrow, verifies and settles each
@@ -34,7 +35,7 @@ export function DealPage({
 }) {
   const { deal, error, reload } = useDeal(initial.id, initial, (d) => inFlight(d, user));
   const viewer = viewerOf(deal, user);
-  const relay = useRelayStatus(viewer === "brand");
+  const relay = useRelayStatus(viewer === "brand", useDealPageSeed().relay);
   const [funded, setFunded] = useState<FundedNotice | null>(null);
 
   // A payout also changes the creator's on-chain reputation: read it again.

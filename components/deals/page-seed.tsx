@@ -8,7 +8,12 @@ import type { DealPageSeed } from "@/lib/deals/page-seed";
 // and still fetch for live updates (TanStack Query); a panel the server did not seed fetches
 // as before.
 
-const SeedContext = createContext<DealPageSeed>({ events: null, evidence: {}, messages: null });
+const SeedContext = createContext<DealPageSeed>({
+  events: null,
+  evidence: {},
+  messages: null,
+  relay: null,
+});
 
 export function DealPageSeedProvider({
   seed,

@@ -45,10 +45,14 @@ export function useDeal(id: string, initial: DealJson, inFlight: (deal: DealJson
   };
 }
 
-/** The relayer's status (brands choose "pay without gas" with it); null while unknown. */
-export function useRelayStatus(enabled: boolean): RelayStatus | null {
+/**
+ * The relayer's status (brands choose "pay without gas" with it); null while unknown. `seed`:
+ * the server's answer read with the page (lib/deals/page-seed.ts).
+ */
+export function useRelayStatus(enabled: boolean, seed?: RelayStatus | null): RelayStatus | null {
   const query = useQuery({
     queryKey: ["relay-status"],
+    initialData: seed ?? undefined,
     queryFn: ({ signal }) => apiFetch<RelayStatus>("/api/relay/status", { signal }),
     enabled,
     staleTime: 60_000,

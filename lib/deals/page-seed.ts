@@ -1,3 +1,4 @@
+import type { RelayStatus } from "@/lib/chain/relay";
 import type { MessagePage } from "@/lib/deals/messages";
 import type { DealEventJson } from "@/lib/events/events";
 import type { EvidenceJson } from "@/lib/verify/evidence/read";
@@ -13,6 +14,8 @@ export type DealPageSeed = {
   evidence: Record<string, EvidenceJson[]>;
   /** The first page (30, newest first) of GET /api/deals/:id/messages (parties only; null: not read). */
   messages: MessagePage | null;
+  /** GET /api/relay/status (the deployment's configuration, no chain read; the brand only). */
+  relay: RelayStatus | null;
 };
 
 export const evidenceSeedKey = (milestoneId: string, revision: number) =>

@@ -1,5 +1,6 @@
 import type { Db } from "@/db/client";
 import type { User } from "@/db/schema";
+import { relayStatus } from "@/lib/chain/relay";
 import { listMessages } from "@/lib/deals/messages";
 import { type DealPageSeed, evidenceSeedKey } from "@/lib/deals/page-seed";
 import { listDealEvents } from "@/lib/events/events";
@@ -10,7 +11,8 @@ import { milestoneEvidence } from "@/lib/verify/evidence/read";
  * What the deal page's panels show besides the deal, read in one pass on the server (in
  * parallel, each through the same domain function as its API route, so filtered by the
  * viewer as a party): the activity log's first page and the evidence of each verified
- * milestone's revision, and the message thread's first page. Only a party sees either; a read that fails leaves its panel to fetch.
+ * milestone's revision, and the message thread's first page; for the brand, the relayer's
+ * status (configuration only: nothing here waits on the chain). Only a party sees either; a read that fails leaves its panel to fetch.
  */
 export async function loadDealSeed(
   db: Db,
@@ -18,7 +20,7 @@ export async function loadDealSeed(
   deal: DealDetailJson,
 ): Promise<DealPageSeed> {
   const party = deal.brandId === user.id || deal.creatorId === user.id;
-  if (!party) return { events: null, evidence: {}, messages: null };
+  if (!party) return { events: null, evidence: {}, messages: null, relay: null };
   const verified = deal.milestones.flatMap((m) =>
     m.deliverable && m.verdict ? [{ id: m.id, revision: m.deliverable.revision }] : [],
   );
@@ -38,5 +40,6 @@ export async function loadDealSeed(
     events: events ? { events: events.items, nextCursor: events.nextCursor } : null,
     evidence: seeded,
     messages,
+    relay: deal.brandId === user.id ? relayStatus() : null,
   };
 }
