@@ -4,7 +4,7 @@ import type { DbOrTx } from "@/db/client";
 import { AppError } from "@/lib/errors";
 import { reserveAttempt } from "@/lib/rate-limit";
 import type { ObjectStorage } from "./types";
-import { acceptedUploadTypes, uploadLimits, uploadTypes } from "./uploads";
+import { acceptedUploadTypes, maxUploadBytes, mib, uploadLimits, uploadTypes } from "./uploads";
 
 // Direct uploads: the browser sends a large file (a draft's video) straight to the bucket,
 // not through the app. A serverless host caps a request body (Vercel: 4.5 MB), far below a
@@ -65,11 +65,9 @@ export const uploadIdField = z
   .describe("A file sent straight to storage (POST /api/uploads), instead of a form upload");
 
 function tooLarge(size: number, limit: number, type: string): AppError {
-  return new AppError(
-    "payload_too_large",
-    `A ${type} file may be at most ${Math.round((limit / 1024 / 1024) * 10) / 10} MB.`,
-    { details: { size, limit } },
-  );
+  return new AppError("payload_too_large", `A ${type} file may be at most ${mib(limit)}.`, {
+    details: { size, limit },
+  });
 }
 
 /** POST /api/uploads: a URL to send one file straight to storage. */
@@ -130,7 +128,7 @@ export async function claimUpload(
   const key = incomingKey(caller.id, id);
   const obj = await files.get(key);
   if (!obj) throw missing();
-  const limit = Math.max(...Object.values(uploadLimits()));
+  const limit = maxUploadBytes();
   if (obj.size > limit) {
     await obj.body.cancel().catch(() => {});
     await files.delete(key).catch(() => {});

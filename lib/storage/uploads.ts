@@ -59,7 +59,8 @@ export function uploadLimits(): Record<MediaKind, number> {
 /** The largest upload of any kind: a body beyond it is refused before it is read. */
 export const maxUploadBytes = () => Math.max(...Object.values(uploadLimits()));
 
-const mib = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
+/** A byte count as the limits are stated to people: "12.5 MB". */
+export const mib = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
 
 // Browsers and tools name some types differently; these mean the same file.
 const aliases: Record<string, UploadType> = {
