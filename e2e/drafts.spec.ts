@@ -1,10 +1,12 @@
 import { expect, test } from "@playwright/test";
 import sharp from "sharp";
+import { getAddress, parseUnits } from "viem";
 import {
   api,
   axeProblems,
   devAccount,
   fundGaslessly,
+  localChain,
   screenshots,
   signIn,
   signInWithEmbeddedWallet,
@@ -15,8 +17,10 @@ import { publishOnSandbox } from "./sandbox";
 // creator uploads a draft (an image and a caption missing the required hashtag, which the
 // check names at once), the brand asks for a change with a message, the creator sends a second
 // draft, the brand approves it; then the creator posts a caption that differs from the approved
-// draft and the verdict lists the difference. Creating and funding the deal goes through the
-// API (not the point here), with the brand's dev wallet signing the gasless funding.
+// draft and the verdict lists the difference; the brand sends it back, the creator fixes the
+// post and is paid (the creator's on-chain balance rises by the settlement). Every step is on
+// both timelines and in both inboxes. Creating and funding the deal goes through the API (not
+// the point here), with the brand's dev wallet signing the gasless funding.
 
 // Dev account 10 is this file's alone (journey.ts lists the others); it signs the gasless
 // funding in the test. The creator has the demo provider's embedded wallet (no browser wallet).
@@ -26,7 +30,7 @@ const BRAND = devAccount(10);
 const APPROVED = "Launch day! The Milestone app pays creators per milestone. #launch #ad";
 const EDITED = "Launch day! Half price today only with code SAVE50. #launch #ad";
 
-test("draft → change requested → second draft → approved; a post that differs is listed as a difference", async ({
+test("draft → change requested → second draft → approved; a post that differs is listed, fixed and paid", async ({
   browser,
 }) => {
   test.setTimeout(240_000);
@@ -137,6 +141,48 @@ test("draft → change requested → second draft → approved; a post that diff
   );
   await screenshots(brand, "drafts-brand-difference");
 
+  // The verdict does not pass the gate: the brand sends it back, and nothing moves.
+  await brand.getByRole("button", { name: "Reject and ask to resubmit" }).click();
+  await expect(card.getByTestId("milestone-status")).toHaveText("Rejected");
+
+  // The creator fixes the post: publishes the approved caption and submits it again.
+  const me = await api<{ user: { walletAddress: string } }>(creator, "GET", "/api/auth/me");
+  const creatorWallet = getAddress(me.user.walletAddress);
+  const { balance } = await localChain(brand);
+  const before = await balance(creatorWallet);
+  const fixed = await publishOnSandbox(creator, `drafts${stamp}`, APPROVED);
+  await creator.goto(`/deals/${deal.id}`);
+  await expect(creator.getByTestId("milestone-status")).toHaveText("Rejected");
+  await deliverable.getByLabel("Post URL").fill(fixed);
+  await deliverable.getByLabel(/Post text/).fill(APPROVED);
+  await deliverable.getByRole("button", { name: "Submit deliverable" }).click();
+  await expect(creator.getByTestId("milestone-status")).toHaveText("Submitted");
+
+  // The brand verifies again: it matches the approved draft, passes, and is paid after a
+  // confirmation that names the amounts.
+  await brand.reload();
+  await card.getByRole("button", { name: "Verify" }).click();
+  await expect(card.getByTestId("gate-preview")).toContainText("Passes the gate");
+  await expect(card).not.toContainText("caption differs from the approved draft");
+  await card.getByRole("button", { name: "Settle", exact: true }).click();
+  await expect(card.getByTestId("settle-confirm")).toContainText("To the creator");
+  await card.getByRole("button", { name: "Confirm and release" }).click();
+  await expect(card.getByTestId("milestone-status")).toHaveText("Paid", { timeout: 60_000 });
+
+  // On-chain, the creator's wallet rose by exactly what the settlement says it paid.
+  const { deal: paid } = await api<{
+    deal: { milestones: Array<{ settlement: { amount: string; status: string } | null }> };
+  }>(creator, "GET", `/api/deals/${deal.id}`);
+  const settlement = paid.milestones[0]?.settlement;
+  expect(settlement?.status).toBe("confirmed");
+  const amount = parseUnits(settlement?.amount ?? "0", 6);
+  expect(amount).toBeGreaterThan(0n);
+  expect(await balance(creatorWallet)).toBe(before + amount);
+  await creator.reload();
+  await expect(creator.getByTestId("paid-banner")).toContainText("You were paid");
+  expect(await axeProblems(creator)).toEqual([]);
+  await screenshots(creator, "drafts-creator-paid");
+
   // Every step is on both timelines.
   for (const page of [brand, creator]) {
     await page.reload();
@@ -144,7 +190,26 @@ test("draft → change requested → second draft → approved; a post that diff
     await expect(timeline.locator('[data-type="draft.submitted"]')).toHaveCount(2);
     await expect(timeline.locator('[data-type="draft.changes_requested"]')).toHaveCount(1);
     await expect(timeline.locator('[data-type="draft.approved"]')).toHaveCount(1);
+    await expect(timeline.locator('[data-type="submitted"]')).toHaveCount(2);
+    await expect(timeline.locator('[data-type="rejected"]')).toHaveCount(1);
+    await expect(timeline.locator('[data-type="paid"]')).toHaveCount(1);
   }
   await expect(creator.getByTestId("timeline")).toContainText("asked for changes to the draft");
   await screenshots(creator, "drafts-creator-timeline");
+
+  // And in both inboxes: each party is told what the other did.
+  await brand.goto("/inbox");
+  const brandInbox = brand.getByTestId("inbox-list");
+  await expect(brandInbox).toContainText("sent a draft of milestone 'Launch post' (revision 2)");
+  await expect(brandInbox).toContainText("sent a draft of milestone 'Launch post'");
+  await creator.goto("/inbox");
+  const creatorInbox = creator.getByTestId("inbox-list");
+  await expect(creatorInbox).toContainText(
+    "asked for changes to the draft of milestone 'Launch post'",
+  );
+  await expect(creatorInbox).toContainText("Please add #launch at the end.");
+  await expect(creatorInbox).toContainText("approved the draft of milestone 'Launch post'");
+  await expect(creatorInbox).toContainText("Milestone 'Launch post' was paid");
+  expect(await axeProblems(creator)).toEqual([]);
+  await screenshots(creator, "drafts-creator-inbox");
 });
