@@ -54,6 +54,14 @@ contract MilestoneEscrow is EIP712, ReentrancyGuard {
         MilestoneState state;
     }
 
+    /// One milestone release of releaseBatch: what release() takes.
+    struct ReleaseItem {
+        bytes32 dealKey;
+        uint256 index;
+        uint256 payout;
+        bytes32 verdictHash;
+    }
+
     struct Deal {
         address brand; // the funder, whose key the deal has; zero: the deal does not exist
         uint64 deadline;
@@ -71,6 +79,8 @@ contract MilestoneEscrow is EIP712, ReentrancyGuard {
     uint256 public constant GRACE_PERIOD = 7 days;
     /// Bounds the loop in cancel() so it always fits in a block.
     uint256 public constant MAX_MILESTONES = 50;
+    /// Bounds releaseBatch: 200 releases (about 80k gas each) stay well inside a block.
+    uint256 public constant MAX_BATCH = 200;
     bytes32 public constant RELEASE_TYPEHASH =
         keccak256("Release(bytes32 dealKey,uint256 index,uint256 payout,bytes32 verdictHash,uint256 deadline)");
 
@@ -100,6 +110,10 @@ contract MilestoneEscrow is EIP712, ReentrancyGuard {
         uint256 refund,
         bytes32 verdictHash
     );
+    /// An item of releaseBatch that was not released (nothing of it changed): `reason` is the
+    /// revert data release() would have reverted with for it (one of the errors below, e.g.
+    /// MilestoneNotLocked for a milestone already released).
+    event ReleaseSkipped(bytes32 indexed dealKey, uint256 indexed index, bytes reason);
     event Refunded(bytes32 indexed dealKey, uint256 indexed index, uint256 amount);
     event Cancelled(bytes32 indexed dealKey, uint256 refunded);
 
@@ -122,6 +136,9 @@ contract MilestoneEscrow is EIP712, ReentrancyGuard {
     error SignatureExpired(uint256 sigDeadline);
     error InvalidSignature();
     error RefundNotYetAvailable(uint256 availableAfter);
+    error InvalidBatchSize(uint256 count);
+    error NotSelf(address caller);
+    error BatchItemFailed(uint256 position);
 
     constructor(IERC20 usdc_) EIP712("MilestoneEscrow", "1") {
         if (address(usdc_) == address(0)) revert ZeroAddress();
@@ -243,6 +260,48 @@ contract MilestoneEscrow is EIP712, ReentrancyGuard {
         // SignatureChecker: an evaluator may also be a contract wallet (ERC-1271).
         if (!SignatureChecker.isValidSignatureNow(d.evaluator, digest, signature)) revert InvalidSignature();
         _release(key, d, index, payout, verdictHash);
+    }
+
+    /// Several releases in one transaction, by the evaluator of each item's deal (the service
+    /// settles many milestones, of many deals, with one key). Each item is released exactly as
+    /// release() would release it, or skipped: an item release() would refuse (already
+    /// released, refunded, not assigned, payout above the amount, window closed, another
+    /// evaluator's deal…) emits ReleaseSkipped with the refusal and changes nothing, and the
+    /// other items are still released. Returns how many were released.
+    ///
+    /// Why a batch entry point rather than a multicall over releaseWithSig: a multicall
+    /// reverts as a whole when one call does (or needs a try-per-call wrapper contract), and
+    /// every item would carry and check a signature (about 25k gas more per item). Here each
+    /// item runs in its own call frame (releaseBatchItem, callable only by the escrow itself),
+    /// so its state change and its two transfers revert together when any of them fails — a
+    /// token transfer refused for one recipient skips that item only — while this function
+    /// holds the reentrancy lock for the whole batch. An item that reverts with no reason at
+    /// all (out of gas: the batch was given too little) reverts the whole batch instead of
+    /// being skipped, so that gas can never turn a payable item into a skipped one; the sender
+    /// then splits the batch and sends it again. A milestone leaves Locked on its first
+    /// release, so an item repeated in a batch, or a batch sent twice, pays once.
+    function releaseBatch(ReleaseItem[] calldata items) external nonReentrant returns (uint256 released) {
+        uint256 count = items.length;
+        if (count == 0 || count > MAX_BATCH) revert InvalidBatchSize(count);
+        for (uint256 i; i < count; ++i) {
+            ReleaseItem calldata item = items[i];
+            try this.releaseBatchItem(msg.sender, item) {
+                ++released;
+            } catch (bytes memory reason) {
+                if (reason.length < 4) revert BatchItemFailed(i);
+                emit ReleaseSkipped(item.dealKey, item.index, reason);
+            }
+        }
+    }
+
+    /// One item of releaseBatch, sent by `caller`: only the escrow itself may call it (from
+    /// releaseBatch, which holds the reentrancy lock meanwhile), so nobody can pass another
+    /// caller's address. Reverts as release() would.
+    function releaseBatchItem(address caller, ReleaseItem calldata item) external {
+        if (msg.sender != address(this)) revert NotSelf(msg.sender);
+        Deal storage d = _existing(item.dealKey);
+        if (caller != d.evaluator) revert NotEvaluator(caller);
+        _release(item.dealKey, d, item.index, item.payout, item.verdictHash);
     }
 
     // ---- refunds ---------------------------------------------------------------------------

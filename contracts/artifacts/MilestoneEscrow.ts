@@ -16,6 +16,17 @@ export const milestoneEscrowAbi = [
   {
     inputs: [
       {
+        internalType: "uint256",
+        name: "position",
+        type: "uint256",
+      },
+    ],
+    name: "BatchItemFailed",
+    type: "error",
+  },
+  {
+    inputs: [
+      {
         internalType: "bytes32",
         name: "dealKey",
         type: "bytes32",
@@ -77,6 +88,17 @@ export const milestoneEscrowAbi = [
       },
     ],
     name: "DealNotFound",
+    type: "error",
+  },
+  {
+    inputs: [
+      {
+        internalType: "uint256",
+        name: "count",
+        type: "uint256",
+      },
+    ],
+    name: "InvalidBatchSize",
     type: "error",
   },
   {
@@ -157,6 +179,17 @@ export const milestoneEscrowAbi = [
       },
     ],
     name: "NotEvaluator",
+    type: "error",
+  },
+  {
+    inputs: [
+      {
+        internalType: "address",
+        name: "caller",
+        type: "address",
+      },
+    ],
+    name: "NotSelf",
     type: "error",
   },
   {
@@ -409,6 +442,31 @@ export const milestoneEscrowAbi = [
         type: "uint256",
       },
       {
+        indexed: false,
+        internalType: "bytes",
+        name: "reason",
+        type: "bytes",
+      },
+    ],
+    name: "ReleaseSkipped",
+    type: "event",
+  },
+  {
+    anonymous: false,
+    inputs: [
+      {
+        indexed: true,
+        internalType: "bytes32",
+        name: "dealKey",
+        type: "bytes32",
+      },
+      {
+        indexed: true,
+        internalType: "uint256",
+        name: "index",
+        type: "uint256",
+      },
+      {
         indexed: true,
         internalType: "address",
         name: "creator",
@@ -452,6 +510,19 @@ export const milestoneEscrowAbi = [
   {
     inputs: [],
     name: "GRACE_PERIOD",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "MAX_BATCH",
     outputs: [
       {
         internalType: "uint256",
@@ -888,6 +959,87 @@ export const milestoneEscrowAbi = [
       },
     ],
     name: "release",
+    outputs: [],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        components: [
+          {
+            internalType: "bytes32",
+            name: "dealKey",
+            type: "bytes32",
+          },
+          {
+            internalType: "uint256",
+            name: "index",
+            type: "uint256",
+          },
+          {
+            internalType: "uint256",
+            name: "payout",
+            type: "uint256",
+          },
+          {
+            internalType: "bytes32",
+            name: "verdictHash",
+            type: "bytes32",
+          },
+        ],
+        internalType: "struct MilestoneEscrow.ReleaseItem[]",
+        name: "items",
+        type: "tuple[]",
+      },
+    ],
+    name: "releaseBatch",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "released",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "address",
+        name: "caller",
+        type: "address",
+      },
+      {
+        components: [
+          {
+            internalType: "bytes32",
+            name: "dealKey",
+            type: "bytes32",
+          },
+          {
+            internalType: "uint256",
+            name: "index",
+            type: "uint256",
+          },
+          {
+            internalType: "uint256",
+            name: "payout",
+            type: "uint256",
+          },
+          {
+            internalType: "bytes32",
+            name: "verdictHash",
+            type: "bytes32",
+          },
+        ],
+        internalType: "struct MilestoneEscrow.ReleaseItem",
+        name: "item",
+        type: "tuple",
+      },
+    ],
+    name: "releaseBatchItem",
     outputs: [],
     stateMutability: "nonpayable",
     type: "function",

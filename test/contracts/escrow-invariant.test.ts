@@ -1,7 +1,9 @@
 import {
   type Address,
+  decodeErrorResult,
   type Hex,
   keccak256,
+  parseEventLogs,
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
   toHex,
@@ -120,6 +122,8 @@ interface Step {
   expected: string | null;
   apply: () => void;
   deal: ModelDeal | null;
+  /** Checks a successful step's receipt against the model (e.g. a batch's per-item outcomes). */
+  check?: (receipt: TransactionReceipt) => void;
 }
 
 let c: EscrowChain;
@@ -489,6 +493,90 @@ function releaseStep(): Step {
   };
 }
 
+/**
+ * releaseBatch: 0–6 items over several deals (sometimes an unknown one, a repeated item, an
+ * index past the end, a payout above the amount…). The model predicts each item in order —
+ * released, or skipped with release()'s refusal, an earlier item of the same batch included —
+ * and the receipt's events must say exactly that.
+ */
+function releaseBatchStep(): Step {
+  const sender = rng.chance(0.85)
+    ? rng.pick(evaluators)
+    : rng.pick(everyone.filter((w) => !evaluators.includes(w)));
+  const n = rng.chance(0.04) ? 0 : rng.int(1, 6);
+  const items: Array<{ dealKey: Hex; index: bigint; payout: bigint; verdictHash: Hex }> = [];
+  for (let i = 0; i < n; i++) {
+    const previous = items.at(rng.int(0, Math.max(0, items.length - 1)));
+    if (previous && rng.chance(0.12)) {
+      items.push({ ...previous }); // the same milestone twice in one batch
+      continue;
+    }
+    const d = pickDeal(releasable);
+    const key = d && rng.chance(0.95) ? d.key : unknownKey();
+    const { index, payout } = indexAndPayout(byKey.get(key) ?? null);
+    items.push({
+      dealKey: key,
+      index,
+      payout,
+      verdictHash: rng.chance(0.96) ? rng.hex32() : zeroHash,
+    });
+  }
+  // Each item's predicted outcome, in order: null for released, else the refusal.
+  const inBatch = new Set<string>();
+  const predicted = items.map((it) => {
+    const deal = byKey.get(it.dealKey);
+    if (!deal) return "DealNotFound";
+    if (address(sender) !== deal.evaluator) return "NotEvaluator";
+    let err = releaseErrors(deal, it.index, it.payout, it.verdictHash);
+    // Released by an earlier item of this batch: no longer Locked (checked after the index).
+    const id = `${it.dealKey}:${it.index}`;
+    if (
+      inBatch.has(id) &&
+      (err === null ||
+        ["PayoutExceedsAmount", "ReleaseWindowClosed", "ZeroVerdictHash"].includes(err))
+    )
+      err = "MilestoneNotLocked";
+    if (err === null) inBatch.add(id);
+    return err;
+  });
+  return {
+    label: "releaseBatch",
+    sender,
+    functionName: "releaseBatch",
+    args: [items],
+    expected: n === 0 ? "InvalidBatchSize" : null,
+    apply: () => {
+      for (const [i, it] of items.entries()) {
+        const deal = byKey.get(it.dealKey);
+        if (predicted[i] === null && deal) applyRelease(deal, it.index, it.payout);
+      }
+    },
+    deal: items.length > 0 ? (byKey.get(items[0]?.dealKey as Hex) ?? null) : null,
+    check: (receipt) => {
+      type Outcome = [Hex, bigint, string | null];
+      const seen = parseEventLogs({ abi: milestoneEscrowAbi, logs: receipt.logs }).flatMap(
+        (e): Outcome[] =>
+          e.eventName === "Released"
+            ? [[e.args.dealKey, e.args.index, null]]
+            : e.eventName === "ReleaseSkipped"
+              ? [
+                  [
+                    e.args.dealKey,
+                    e.args.index,
+                    decodeErrorResult({ abi: milestoneEscrowAbi, data: e.args.reason }).errorName,
+                  ],
+                ]
+              : [],
+      );
+      expect(seen).toEqual(items.map((it, i) => [it.dealKey, it.index, predicted[i]]));
+      for (const p of predicted) {
+        const k = `releaseBatch item:${p ?? "released"}`;
+        counts.set(k, (counts.get(k) ?? 0) + 1);
+      }
+    },
+  };
+}
+
 async function releaseWithSigStep(): Promise<Step> {
   const submitter = rng.chance(0.7) ? relayer : rng.pick(everyone);
   if (usedReleaseSigs.length > 0 && rng.chance(0.06)) {
@@ -678,6 +766,7 @@ async function run(s: Step): Promise<void> {
     const receipt = await send(s);
     expect(receipt.status, `${s.label} should succeed`).toBe("success");
     s.apply();
+    s.check?.(receipt);
     return;
   }
   const reason = await revertReason(
@@ -817,7 +906,8 @@ describe("MilestoneEscrow invariants under a random walk", () => {
         if (roll < 0.1) s = fundStep();
         else if (roll < 0.17) s = await fundWithAuthorizationStep();
         else if (roll < 0.3) s = assignStep();
-        else if (roll < 0.54) s = releaseStep();
+        else if (roll < 0.46) s = releaseStep();
+        else if (roll < 0.54) s = releaseBatchStep();
         else if (roll < 0.68) s = await releaseWithSigStep();
         else if (roll < 0.74) s = cancelStep();
         else if (roll < 0.93) s = refundExpiredStep();
@@ -862,8 +952,14 @@ describe("MilestoneEscrow invariants under a random walk", () => {
       "releaseWithSig",
       "cancel",
       "refundExpired",
+      "releaseBatch",
     ])
       expect(ok(name), `${name} succeeded`).toBeGreaterThan(5);
+    // Batches released items and skipped others, a milestone repeated in its batch included.
+    for (const outcome of ["released", "MilestoneNotLocked", "NotEvaluator", "DealNotFound"])
+      expect(counts.get(`releaseBatch item:${outcome}`), `a batch item ${outcome}`).toBeGreaterThan(
+        0,
+      );
     // Another funder's ref taken again: a deal of its own under its own key (never blocked).
     expect(ok("fund(known ref)"), "fund of a known ref by another funder").toBeGreaterThan(0);
     const refused = new Set([...counts.keys()].filter((k) => !k.endsWith(":ok")));

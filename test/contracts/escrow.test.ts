@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   type Address,
+  decodeErrorResult,
   type Hex,
   isAddressEqual,
   keccak256,
@@ -656,6 +657,218 @@ describe("release", () => {
     expect(
       await revertReason(call(evaluator, "release", [key, 1n, USDC, verdict("too late")])),
     ).toBe("ReleaseWindowClosed");
+  });
+});
+
+describe("releaseBatch", () => {
+  type Item = { dealKey: Hex; index: bigint; payout: bigint; verdictHash: Hex };
+  const item = (dealKey: Hex, index: bigint, payout: bigint, label: string): Item => ({
+    dealKey,
+    index,
+    payout,
+    verdictHash: verdict(label),
+  });
+  /** The batch's outcome per item, in order: released, or skipped with release()'s refusal. */
+  const outcomes = (receipt: TransactionReceipt) =>
+    events(receipt).flatMap((e) => {
+      if (e.eventName === "Released") return [["Released", e.args.dealKey, e.args.index]];
+      if (e.eventName === "ReleaseSkipped")
+        return [
+          [
+            decodeErrorResult({ abi: milestoneEscrowAbi, data: e.args.reason }).errorName,
+            e.args.dealKey,
+            e.args.index,
+          ],
+        ];
+      return [];
+    });
+
+  it("releases every item, across deals, exactly as release() would, in one transaction", async () => {
+    const a = await assignedDeal();
+    const b = await assignedDeal();
+    const who = [creator.account.address, brand.account.address, escrow] as const;
+    const before = await balances(...who);
+    const items = [
+      item(a.key, 0n, 10n * USDC, "a0"),
+      item(a.key, 2n, 15n * USDC, "a2"),
+      item(b.key, 1n, 0n, "b1"),
+    ];
+    const { result } = await c.pub.simulateContract({
+      account: evaluator.account,
+      address: escrow,
+      abi: milestoneEscrowAbi,
+      functionName: "releaseBatch",
+      args: [items],
+    });
+    expect(result).toBe(3n);
+    const receipt = await ok(call(evaluator, "releaseBatch", [items]));
+    const released = events(receipt).filter((e) => e.eventName === "Released");
+    expect(released.map((e) => e.args)).toEqual([
+      {
+        dealKey: a.key,
+        index: 0n,
+        creator: creator.account.address,
+        payout: 10n * USDC,
+        refund: 0n,
+        verdictHash: verdict("a0"),
+      },
+      {
+        dealKey: a.key,
+        index: 2n,
+        creator: creator.account.address,
+        payout: 15n * USDC,
+        refund: 15n * USDC,
+        verdictHash: verdict("a2"),
+      },
+      {
+        dealKey: b.key,
+        index: 1n,
+        creator: creator.account.address,
+        payout: 0n,
+        refund: 20n * USDC,
+        verdictHash: verdict("b1"),
+      },
+    ]);
+    // Each release has its own log in the receipt (what a settlement records).
+    expect(new Set(released.map((e) => e.logIndex)).size).toBe(3);
+    const after = await balances(...who);
+    expect(after.map((x, i) => x - (before[i] ?? 0n))).toEqual([
+      25n * USDC,
+      35n * USDC,
+      -60n * USDC,
+    ]);
+    expect(await milestone(a.key, 0n)).toEqual([10n * USDC, MilestoneState.Released]);
+    expect(await milestone(a.key, 1n)).toEqual([20n * USDC, MilestoneState.Locked]);
+    expect(await readDeal(c.pub, escrow, a.key)).toMatchObject({
+      released: 25n * USDC,
+      refunded: 15n * USDC,
+      locked: 20n * USDC,
+    });
+    expect(await readDeal(c.pub, escrow, b.key)).toMatchObject({
+      released: 0n,
+      refunded: 20n * USDC,
+      locked: 40n * USDC,
+    });
+  });
+
+  it("skips each item release() would refuse, with its reason, and still releases the others", async () => {
+    const a = await assignedDeal();
+    const unassigned = await fundDeal();
+    // A deal whose evaluator is someone else: the batch's sender may not release it.
+    const foreign = await ok(
+      call(brand, "fund", [newRef(), stranger.account.address, (await now()) + DAY, [USDC]]),
+    );
+    const foreignKey = events(foreign).find((e) => e.eventName === "Funded")?.args.dealKey as Hex;
+    await ok(call(stranger, "assignCreator", [foreignKey, creator.account.address]));
+    await ok(call(evaluator, "release", [a.key, 1n, USDC, verdict("before")]));
+    const items = [
+      item(a.key, 0n, 4n * USDC, "ok"),
+      item(a.key, 1n, USDC, "already released"),
+      item(a.key, 0n, 4n * USDC, "the same milestone again"),
+      item(a.key, 2n, 30n * USDC + 1n, "above its amount"),
+      { ...item(a.key, 2n, USDC, "zero"), verdictHash: zeroHash },
+      item(a.key, 3n, USDC, "no such index"),
+      item(newKey(), 0n, USDC, "no such deal"),
+      item(unassigned.key, 0n, USDC, "no creator yet"),
+      item(foreignKey, 0n, USDC, "another evaluator's"),
+      item(a.key, 2n, 30n * USDC, "ok too"),
+    ];
+    const creatorBefore = await c.balanceOf(creator.account.address);
+    const receipt = await ok(call(evaluator, "releaseBatch", [items]));
+    expect(outcomes(receipt)).toEqual([
+      ["Released", a.key, 0n],
+      ["MilestoneNotLocked", a.key, 1n],
+      ["MilestoneNotLocked", a.key, 0n],
+      ["PayoutExceedsAmount", a.key, 2n],
+      ["ZeroVerdictHash", a.key, 2n],
+      ["InvalidMilestone", a.key, 3n],
+      ["DealNotFound", items[6]?.dealKey, 0n],
+      ["CreatorNotAssigned", unassigned.key, 0n],
+      ["NotEvaluator", foreignKey, 0n],
+      ["Released", a.key, 2n],
+    ]);
+    // Paid once each: the repeated item moved nothing.
+    expect((await c.balanceOf(creator.account.address)) - creatorBefore).toBe(34n * USDC);
+    expect(await readDeal(c.pub, escrow, a.key)).toMatchObject({ locked: 0n });
+    expect(await readDeal(c.pub, escrow, unassigned.key)).toMatchObject({ locked: 60n * USDC });
+    expect(await readDeal(c.pub, escrow, foreignKey)).toMatchObject({ locked: USDC });
+
+    // The same batch again: everything is skipped, nothing moves, the transaction succeeds.
+    const again = await ok(call(evaluator, "releaseBatch", [items]));
+    expect(outcomes(again).filter(([name]) => name === "Released")).toEqual([]);
+    expect((await c.balanceOf(creator.account.address)) - creatorBefore).toBe(34n * USDC);
+  });
+
+  it("skips a refunded milestone and one past its release window", async () => {
+    const { key } = await assignedDeal({ deadline: (await now()) + DAY });
+    await timeTravel(DAY + GRACE_PERIOD_SECONDS + 1n);
+    await ok(call(stranger, "refundExpired", [key, 0n]));
+    const receipt = await ok(
+      call(evaluator, "releaseBatch", [
+        [item(key, 0n, USDC, "refunded"), item(key, 1n, USDC, "too late")],
+      ]),
+    );
+    expect(outcomes(receipt)).toEqual([
+      ["MilestoneNotLocked", key, 0n],
+      ["ReleaseWindowClosed", key, 1n],
+    ]);
+    expect(await milestone(key, 1n)).toEqual([20n * USDC, MilestoneState.Locked]);
+  });
+
+  it("refuses an empty batch and one above MAX_BATCH; a stranger's batch releases nothing", async () => {
+    const { key } = await assignedDeal();
+    expect(await revertReason(call(evaluator, "releaseBatch", [[]]))).toBe("InvalidBatchSize");
+    const max = await c.pub.readContract({
+      address: escrow,
+      abi: milestoneEscrowAbi,
+      functionName: "MAX_BATCH",
+    });
+    const tooMany = Array.from({ length: Number(max) + 1 }, () => item(key, 0n, USDC, "many"));
+    expect(await revertReason(call(evaluator, "releaseBatch", [tooMany]))).toBe("InvalidBatchSize");
+    const receipt = await ok(
+      call(stranger, "releaseBatch", [[item(key, 0n, USDC, "s0"), item(key, 1n, USDC, "s1")]]),
+    );
+    expect(outcomes(receipt)).toEqual([
+      ["NotEvaluator", key, 0n],
+      ["NotEvaluator", key, 1n],
+    ]);
+    expect(await readDeal(c.pub, escrow, key)).toMatchObject({ locked: 60n * USDC });
+  });
+
+  it("releaseBatchItem is the escrow's own: nobody else calls it, the evaluator included", async () => {
+    const { key } = await assignedDeal();
+    for (const sender of [evaluator, stranger])
+      expect(
+        await revertReason(
+          call(sender, "releaseBatchItem", [sender.account.address, item(key, 0n, USDC, "direct")]),
+        ),
+      ).toBe("NotSelf");
+    expect(await milestone(key, 0n)).toEqual([10n * USDC, MilestoneState.Locked]);
+  });
+
+  it("an item run out of gas reverts the whole batch instead of being skipped", async () => {
+    const { key } = await assignedDeal();
+    const items = [item(key, 0n, USDC, "g0"), item(key, 1n, USDC, "g1"), item(key, 2n, USDC, "g2")];
+    const one = await c.pub.estimateContractGas({
+      account: evaluator.account,
+      address: escrow,
+      abi: milestoneEscrowAbi,
+      functionName: "releaseBatch",
+      args: [items.slice(0, 1)],
+    });
+    // Enough for the first item and part of the second.
+    const reason = await revertReason(
+      c.pub.simulateContract({
+        account: evaluator.account,
+        address: escrow,
+        abi: milestoneEscrowAbi,
+        functionName: "releaseBatch",
+        args: [items],
+        gas: one + 60_000n,
+      }),
+    );
+    expect(reason).toBe("BatchItemFailed");
+    expect(await readDeal(c.pub, escrow, key)).toMatchObject({ locked: 60n * USDC });
   });
 });
 
