@@ -1,4 +1,16 @@
-import { and, asc, desc, eq, gte, inArray, lt, ne, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gte,
+  inArray,
+  lt,
+  ne,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db/client";
 import { nowIso, placeholder as p, reusable, setTo, timestampAt } from "@/db/reusable";
 import {
@@ -44,16 +56,24 @@ export async function findLatestByPurpose(
 /** The rows that hold a nonce (the sender-nonce unique index's predicate). */
 const holdsNonce = sql`${sql.identifier("status")} <> 'failed' or ${sql.identifier("block_number")} is not null`;
 
+/** `column` is older than `ms` by the database's clock (the one every timestamp here is written by). */
+const olderThan = (column: SQLWrapper, ms: number) =>
+  sql<boolean>`${column} < now() - ${ms} * interval '1 millisecond'`;
+
 /**
- * The nonces at or above `start` that live rows of this signer hold, ascending, with when
- * each row was recorded (fillNonceGaps: a nonce missing below an old row was abandoned).
+ * The nonces at or above `start` that live rows of this signer hold, ascending, with whether
+ * each row was recorded more than `staleMs` ago (fillNonceGaps: a nonce missing below an old
+ * row was abandoned).
  */
 export async function heldNonces(
   tx: DbOrTx,
-  s: { chainId: number; from: string; start: number },
-): Promise<Array<{ nonce: number; createdAt: Date }>> {
+  s: { chainId: number; from: string; start: number; staleMs: number },
+): Promise<Array<{ nonce: number; stale: boolean }>> {
   return tx
-    .select({ nonce: chainTransactions.nonce, createdAt: chainTransactions.createdAt })
+    .select({
+      nonce: chainTransactions.nonce,
+      stale: olderThan(chainTransactions.createdAt, s.staleMs),
+    })
     .from(chainTransactions)
     .where(
       and(
@@ -66,13 +86,16 @@ export async function heldNonces(
     .orderBy(asc(chainTransactions.nonce));
 }
 
-/** The signer's counter and when it last moved (an allocation or a resync), or null. */
+/** The signer's counter and whether it has not moved (an allocation or a resync) for `idleMs`, or null. */
 export async function signerCounter(
   db: DbOrTx,
-  s: { chainId: number; from: string },
-): Promise<{ nextNonce: number; updatedAt: Date } | null> {
+  s: { chainId: number; from: string; idleMs: number },
+): Promise<{ nextNonce: number; idle: boolean } | null> {
   const [row] = await db
-    .select({ nextNonce: signerNonces.nextNonce, updatedAt: signerNonces.updatedAt })
+    .select({
+      nextNonce: signerNonces.nextNonce,
+      idle: olderThan(signerNonces.updatedAt, s.idleMs),
+    })
     .from(signerNonces)
     .where(and(eq(signerNonces.chainId, s.chainId), eq(signerNonces.address, s.from)));
   return row ?? null;
@@ -92,7 +115,7 @@ export async function lockPurpose(tx: DbOrTx, purpose: string): Promise<void> {
 const nextNonceStatement = reusable((db) =>
   db
     .update(signerNonces)
-    .set({ nextNonce: sql`${signerNonces.nextNonce} + 1`, updatedAt: timestampAt("now") })
+    .set({ nextNonce: sql`${signerNonces.nextNonce} + 1`, updatedAt: sql`now()` })
     .where(and(eq(signerNonces.chainId, p("chainId")), eq(signerNonces.address, p("from"))))
     .returning({ nextNonce: signerNonces.nextNonce })
     .prepare("take_nonce"),
@@ -110,7 +133,7 @@ export async function takeSignerNonce(
   onChain: number | null,
 ): Promise<number | null> {
   if (onChain === null) {
-    const [row] = await nextNonceStatement(tx, { ...s, now: nowIso() });
+    const [row] = await nextNonceStatement(tx, s);
     return row ? row.nextNonce - 1 : null;
   }
   await tx
@@ -119,7 +142,7 @@ export async function takeSignerNonce(
     .onConflictDoNothing();
   const [row] = await tx
     .update(signerNonces)
-    .set({ nextNonce: onChain + 1, updatedAt: new Date() })
+    .set({ nextNonce: onChain + 1, updatedAt: sql`now()` })
     .where(and(eq(signerNonces.chainId, s.chainId), eq(signerNonces.address, s.from)))
     .returning({ nextNonce: signerNonces.nextNonce });
   return row ? row.nextNonce - 1 : null;
@@ -136,7 +159,7 @@ export async function returnSignerNonce(
 ): Promise<boolean> {
   const rows = await db
     .update(signerNonces)
-    .set({ nextNonce: nonce, updatedAt: new Date() })
+    .set({ nextNonce: nonce, updatedAt: sql`now()` })
     .where(
       and(
         eq(signerNonces.chainId, s.chainId),
@@ -156,7 +179,7 @@ export async function setSignerNonce(
 ): Promise<void> {
   await tx
     .update(signerNonces)
-    .set({ nextNonce: next, updatedAt: new Date() })
+    .set({ nextNonce: next, updatedAt: sql`now()` })
     .where(and(eq(signerNonces.chainId, s.chainId), eq(signerNonces.address, s.from)));
 }
 
@@ -364,12 +387,12 @@ export async function updateTransaction(
 }
 
 /**
- * This signer's rows recorded before `before` with a nonce below `nonce` that are still
- * `pending` (never reached the node), ascending by nonce.
+ * This signer's rows recorded more than `staleMs` ago (the database's clock) with a nonce
+ * below `nonce` that are still `pending` (never reached the node), ascending by nonce.
  */
 export async function stalePending(
   db: DbOrTx,
-  s: { chainId: number; from: string; nonce: number; before: Date },
+  s: { chainId: number; from: string; nonce: number; staleMs: number },
 ): Promise<ChainTransaction[]> {
   return db
     .select()
@@ -380,7 +403,7 @@ export async function stalePending(
         eq(chainTransactions.fromAddress, s.from),
         eq(chainTransactions.status, "pending"),
         lt(chainTransactions.nonce, s.nonce),
-        lt(chainTransactions.createdAt, s.before),
+        olderThan(chainTransactions.createdAt, s.staleMs),
       ),
     )
     .orderBy(asc(chainTransactions.nonce));

@@ -426,40 +426,53 @@ async function fillNonce(
 /**
  * Fills the nonces of a signer of ours that were allocated and never recorded (a process
  * died between the two) or freed by a refusal and not taken again: every nonce between the
- * node's mined count and our highest one that no live row holds, once it is clearly
- * abandoned — a row above it was recorded more than STALE_PENDING_MS ago, or the counter
- * has not moved for that long (a recording takes milliseconds). At most `limit` per call.
- * Returns how many were filled.
+ * node's mined count and our highest one (or `below`, when given: the gaps that hold that
+ * nonce back) that no live row holds, once it is clearly abandoned — a row above it was
+ * recorded more than STALE_PENDING_MS ago, or the counter has not moved for that long (a
+ * recording takes milliseconds). Both ages are read on the database's clock, which wrote
+ * them: an app server's clock that runs ahead would fill a nonce still being recorded.
+ * At most `limit` per call. Returns how many were filled.
  */
 export async function fillNonceGaps(
   db: Db,
-  s: { chainId: number; from: string },
+  s: { chainId: number; from: string; below?: number },
   limit = 100,
 ): Promise<number> {
   const account = knownSigner(s.from);
   if (!account) return 0;
   const config = chainConfig();
   if (s.chainId !== config.chainId) return 0;
+  const signer = { chainId: s.chainId, from: account.address };
   const [counter, mined] = await Promise.all([
-    signerCounter(db, { chainId: s.chainId, from: account.address }),
+    signerCounter(db, { ...signer, idleMs: STALE_PENDING_MS }),
     publicClient().getTransactionCount({ address: account.address, blockTag: "latest" }),
   ]);
   if (!counter) return 0;
-  const rows = await heldNonces(db, { chainId: s.chainId, from: account.address, start: mined });
-  const staleBefore = Date.now() - STALE_PENDING_MS;
-  const counterIdle = counter.updatedAt.getTime() < staleBefore;
-  let oldAbove = -1; // the highest nonce held by a row recorded before staleBefore
-  for (const r of rows) if (r.createdAt.getTime() < staleBefore) oldAbove = r.nonce;
+  const rows = await heldNonces(db, { ...signer, start: mined, staleMs: STALE_PENDING_MS });
+  let oldAbove = -1; // the highest nonce held by a row recorded more than STALE_PENDING_MS ago
+  for (const r of rows) if (r.stale) oldAbove = r.nonce;
   const held = new Set(rows.map((r) => r.nonce));
-  const top = Math.max(counter.nextNonce, (rows.at(-1)?.nonce ?? -1) + 1);
+  let top = Math.max(counter.nextNonce, (rows.at(-1)?.nonce ?? -1) + 1);
+  if (s.below !== undefined) top = Math.min(top, s.below);
   let filled = 0;
   let fees: Fees | undefined;
   for (let n = mined; n < top && filled < limit; n++) {
-    if (held.has(n) || !(counterIdle || n < oldAbove)) continue;
+    if (held.has(n) || !(counter.idle || n < oldAbove)) continue;
     fees ??= await currentFees(config);
     if (await fillNonce(db, account, n, fees)) filled++;
   }
   return filled;
+}
+
+/**
+ * The gaps below a transaction of ours (fillNonceGaps up to its nonce): what a targeted
+ * reconcile fills before resuming it, since nothing else it does would.
+ */
+export async function fillGapsBelow(
+  db: Db,
+  row: Pick<ChainTransaction, "chainId" | "fromAddress" | "nonce">,
+): Promise<number> {
+  return fillNonceGaps(db, { chainId: row.chainId, from: row.fromAddress, below: row.nonce });
 }
 
 async function update(
@@ -487,7 +500,7 @@ async function fillNonceGap(db: Db, row: ChainTransaction): Promise<void> {
     chainId: row.chainId,
     from: row.fromAddress,
     nonce: row.nonce,
-    before: new Date(Date.now() - STALE_PENDING_MS),
+    staleMs: STALE_PENDING_MS,
   });
   for (const earlier of stuck) {
     try {

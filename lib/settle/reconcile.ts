@@ -5,7 +5,12 @@ import { deleteExpiredIdempotencyKeys } from "@/db/queries/idempotency-keys";
 import { listOpenSettlements, listUnsettledInFlightTransactions } from "@/db/queries/reconcile";
 import type { ChainTransaction } from "@/db/schema";
 import { chainConfig } from "@/lib/chain/config";
-import { fillServiceNonceGaps, getChainTransaction, resumeTransaction } from "@/lib/chain/sender";
+import {
+  fillGapsBelow,
+  fillServiceNonceGaps,
+  getChainTransaction,
+  resumeTransaction,
+} from "@/lib/chain/sender";
 import { AppError } from "@/lib/errors";
 import { chainNow } from "@/lib/escrow/chain";
 import {
@@ -82,7 +87,8 @@ export type ReconcileReport = z.infer<typeof reconcileResponse>;
 /**
  * `settlementId`: finish just that settlement (an operator's targeted run); `dealId`: just
  * that deal's settlements and escrow state; `transactionId`: just that transaction of ours
- * (a faucet drip, a relayed funding…), after filling any nonce left unused before it.
+ * (a faucet drip, a relayed funding…). A targeted run first fills the unused nonces below
+ * its own transactions (a full run fills every signer's): they would hold them back.
  */
 export async function reconcile(
   db: Db,
@@ -97,7 +103,7 @@ export async function reconcile(
   const chainId = chainConfig().chainId;
   if (only.transactionId) {
     const t = await getChainTransaction(db, only.transactionId);
-    if (t) await finishLeftovers(db, report, [t]);
+    if (t) await finishLeftovers(db, report, [t], { targeted: true });
     return report;
   }
 
@@ -106,8 +112,11 @@ export async function reconcile(
     settlementId: only.settlementId,
     dealId: only.dealId,
   });
+  const targeted = Boolean(only.settlementId || only.dealId);
   for (const s of open) {
     try {
+      if (targeted && s.chainTxId)
+        await fillGapsBehind(db, await getChainTransaction(db, s.chainTxId));
       const done = await advanceSettlement(db, s.id);
       if (done.status === "confirmed") report.settlements.confirmed++;
       else report.settlements.stillPending++;
@@ -155,13 +164,16 @@ async function finishLeftovers(
   db: Db,
   report: ReconcileReport,
   leftovers: ChainTransaction[],
+  opts: { targeted?: boolean } = {},
 ): Promise<void> {
   // Nonces allocated by a process that died before recording them: filled with no-ops, or
   // every later transaction of that signer would wait behind them (resumed just below).
-  await fillServiceNonceGaps(db).catch((err) =>
-    log.warn("reconcile: unused nonces not looked for", { err }),
-  );
+  if (!opts.targeted)
+    await fillServiceNonceGaps(db).catch((err) =>
+      log.warn("reconcile: unused nonces not looked for", { err }),
+    );
   for (const t of leftovers) {
+    if (opts.targeted) await fillGapsBehind(db, t);
     if (t.status !== "pending" && t.status !== "submitted") continue;
     try {
       const done = await resumeTransaction(db, t);
@@ -173,6 +185,14 @@ async function finishLeftovers(
       log.warn("reconcile: transaction not finished", { id: t.id, purpose: t.purpose, err });
     }
   }
+}
+
+/** A targeted run's gap filling: the unused nonces below one unfinished transaction of ours. */
+async function fillGapsBehind(db: Db, t: ChainTransaction | null): Promise<void> {
+  if (!t || (t.status !== "pending" && t.status !== "submitted")) return;
+  await fillGapsBelow(db, t).catch((err) =>
+    log.warn("reconcile: unused nonces not looked for", { id: t.id, err }),
+  );
 }
 
 /**

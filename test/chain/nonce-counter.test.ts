@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Address, Hex } from "viem";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import { takeSignerNonce } from "@/db/queries/chain-transactions";
 import { chainTransactions, signerNonces } from "@/db/schema";
@@ -16,7 +16,13 @@ import {
   sendTransaction,
 } from "@/lib/chain/sender";
 import { reconcile } from "@/lib/settle/reconcile";
-import { newAddress, treasurySender, usdcBalance, usdcTransfer } from "../helpers/treasury";
+import {
+  ageNonceActivity,
+  newAddress,
+  treasurySender,
+  usdcBalance,
+  usdcTransfer,
+} from "../helpers/treasury";
 
 // The signer's nonce counter is moved on by one locking UPDATE, without looking at the
 // transaction log; a nonce that a live row of ours still holds (the counter was rewound,
@@ -115,17 +121,7 @@ describe("the signer's nonce counter", () => {
     expect(await fillNonceGaps(db, signer())).toBe(0);
     expect(await rowsAt(lost)).toHaveLength(0);
     // ...but once nothing was recorded on it for longer than a recording takes.
-    const past = new Date(Date.now() - 60_000);
-    await db
-      .update(signerNonces)
-      .set({ updatedAt: past })
-      .where(
-        and(eq(signerNonces.chainId, chainConfig().chainId), eq(signerNonces.address, treasury)),
-      );
-    await db
-      .update(chainTransactions)
-      .set({ createdAt: past })
-      .where(eq(chainTransactions.id, behind.id));
+    await ageNonceActivity(db, signer(), behind.id);
     const report = await reconcile(db, { transactionId: behind.id });
     expect(report.transactions.confirmed).toBe(1);
 
@@ -162,5 +158,37 @@ describe("the signer's nonce counter", () => {
     expect(next.status).toBe("confirmed");
     expect(await balanceOf(to)).toBe(6n);
     expect(await minedNonce()).toBe(start + 2);
+  });
+
+  it("judges a gap's age on the database's clock: an app server whose clock runs ahead does not fill a nonce still being recorded", {
+    timeout: 60_000,
+  }, async () => {
+    await sendTransaction(db, key, transfer(1n)); // the counter row exists and is in step
+    // Another process has just allocated this nonce and is recording it...
+    const inFlight = (await takeSignerNonce(db, signer(), null)) as number;
+    // ...and a transfer recorded just now holds the nonce after it.
+    const behind = await recordTransaction(db, key, transfer(2n));
+    expect(behind.nonce).toBe(inFlight + 1);
+
+    // This process's clock is a minute ahead of the database's: by its own clock both the
+    // counter and the row above the gap would look abandoned. (PGlite runs in this process
+    // and reads Date.now for its own clock: that one stays true.)
+    const realNow = Date.now.bind(Date);
+    const ahead = vi
+      .spyOn(Date, "now")
+      .mockImplementation(() => realNow() + (new Error().stack?.includes("pglite") ? 0 : 60_000));
+    try {
+      expect(await fillNonceGaps(db, signer())).toBe(0);
+    } finally {
+      ahead.mockRestore();
+    }
+    expect(await rowsAt(inFlight)).toHaveLength(0);
+
+    // Abandoned for real (by the database's clock): a targeted reconcile of the transfer
+    // fills the gap below it, and the transfer is mined.
+    await ageNonceActivity(db, signer(), behind.id);
+    const report = await reconcile(db, { transactionId: behind.id });
+    expect(report.transactions.confirmed).toBe(1);
+    expect((await rowsAt(inFlight))[0]?.purpose).toBe(NONCE_FILL_PURPOSE);
   });
 });

@@ -1,7 +1,9 @@
+import { and, eq } from "drizzle-orm";
 import { type Address, encodeFunctionData, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { mockUsdcAbi } from "@/contracts/artifacts";
 import { type Db, getDb } from "@/db/client";
+import { chainTransactions, signerNonces } from "@/db/schema";
 import { publicClient, requireTreasury, requireUsdc } from "@/lib/chain/config";
 
 // What the sender's tests start from: the database, and the test file's own treasury key
@@ -40,3 +42,21 @@ export const usdcBalance = (usdc: Address, who: Address): Promise<bigint> =>
     functionName: "balanceOf",
     args: [who],
   });
+
+/**
+ * Dates the signer's last nonce allocation and the row `txId` a minute back: a nonce missing
+ * below that row then counts as abandoned (fillNonceGaps), as it does once nothing has
+ * recorded it for longer than a recording takes.
+ */
+export async function ageNonceActivity(
+  db: Db,
+  s: { chainId: number; from: string },
+  txId: string,
+): Promise<void> {
+  const past = new Date(Date.now() - 60_000);
+  await db
+    .update(signerNonces)
+    .set({ updatedAt: past })
+    .where(and(eq(signerNonces.chainId, s.chainId), eq(signerNonces.address, s.from)));
+  await db.update(chainTransactions).set({ createdAt: past }).where(eq(chainTransactions.id, txId));
+}
