@@ -34,7 +34,9 @@ import {
   roundRobin,
   startInstance,
 } from "../test/helpers/instances";
+import { startRpcProxy } from "../test/helpers/rpc-proxy";
 import { buildIsCurrent } from "./page-weight";
+import { startPgCounter } from "./pg-count";
 import {
   type BenchEnv,
   benchEnvironment,
@@ -116,7 +118,12 @@ const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : "–");
 
 type World = Awaited<ReturnType<typeof startWorld>>;
 
-async function startWorld(opts: { blockTime?: number; instances: string[] }) {
+async function startWorld(opts: {
+  blockTime?: number;
+  instances: string[];
+  /** Put counting proxies between the instances and PostgreSQL and the node (`trips`). */
+  count?: boolean;
+}) {
   // The bench signs the brand's session token with the servers' secret.
   process.env.AUTH_SECRET = randomBytes(24).toString("hex");
   process.env.CRON_SECRET = randomBytes(24).toString("hex");
@@ -156,14 +163,36 @@ async function startWorld(opts: { blockTime?: number; instances: string[] }) {
   };
   const instances: Instance[] = [];
   let proxy: RoundRobin | undefined;
+  const counters = opts.count
+    ? {
+        pg: await startPgCounter(database.url),
+        rpc: await startRpcProxy(env.anvil.rpcUrl),
+      }
+    : undefined;
   const close = async () => {
     await proxy?.close();
     await Promise.all(instances.map((i) => i.stop()));
+    await counters?.pg.close();
+    await counters?.rpc.close();
     await env.close();
+  };
+  const through = (url: string) => {
+    if (!counters) return url;
+    const u = new URL(url);
+    const p = new URL(counters.pg.url);
+    u.hostname = p.hostname;
+    u.port = p.port;
+    return u.toString();
   };
   try {
     const started = await Promise.all(
-      opts.instances.map((name) => startInstance(name, { ...vars, DATABASE_URL: appDbUrl(name) })),
+      opts.instances.map((name) =>
+        startInstance(name, {
+          ...vars,
+          DATABASE_URL: through(appDbUrl(name)),
+          ...(counters ? { RPC_URL: counters.rpc.url } : {}),
+        }),
+      ),
     );
     instances.push(...started);
     proxy = instances.length > 1 ? await roundRobin(instances) : undefined;
@@ -191,7 +220,7 @@ async function startWorld(opts: { blockTime?: number; instances: string[] }) {
     return rows.map((r) => ({ ...r, waiting: Boolean(r.waiting), active: Boolean(r.active) }));
   }
 
-  return { env, fixtures, token, instances, proxy, backends, close, database };
+  return { env, fixtures, token, instances, proxy, backends, close, database, counters };
 }
 
 // ---- requests ------------------------------------------------------------------------------
@@ -599,7 +628,123 @@ const instancesSection = () =>
     },
   );
 
+/** Resolves once the settlement of `milestoneId` has its reputation record (after() work). */
+async function reputationRecorded(w: World, milestoneId: string): Promise<void> {
+  const { and, eq, isNotNull } = await import("drizzle-orm");
+  const { settlements } = await import("@/db/schema");
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const [row] = await w.env.db
+      .select({ id: settlements.id })
+      .from(settlements)
+      .where(
+        and(eq(settlements.milestoneId, milestoneId), isNotNull(settlements.reputationTxHash)),
+      );
+    if (row) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`milestone ${milestoneId}: no reputation record after 60 s`);
+}
+
+type Tally = { statements: number; transactions: number; roundTrips: number; rpc: number };
+const TRIPS = 10;
+
+const tripsSection = () =>
+  runSection(
+    { instances: ["a"], blockTime: BLOCK_SECONDS, count: true },
+    `What next-server sends per settle (POST /api/settle, one at a time, ${TRIPS} settles; counted by proxies in front of PostgreSQL and the node). Columns: automine, then --block-time ${BLOCK_SECONDS}`,
+    async (w, r) => {
+      const url = (w.instances[0] as Instance).url;
+      const counters = w.counters as NonNullable<World["counters"]>;
+      const warmed = await warm(w, url);
+      r.settled.push(...warmed);
+      for (const id of warmed) await reputationRecorded(w, id);
+      const rpcTotal = () => [...counters.rpc.counts.values()].reduce((a, b) => a + b, 0);
+      const tallies: Array<{ request: Tally; after: Tally; methods: Map<string, number> }> = [];
+      let statements = new Map<string, number>();
+      for (const interval of [false, true]) {
+        await w.env.mining.automine();
+        const ids = await w.fixtures.many(TRIPS);
+        if (interval) await w.env.mining.blocks();
+        const zero = (): Tally => ({ statements: 0, transactions: 0, roundTrips: 0, rpc: 0 });
+        const request = zero();
+        const after = zero();
+        const methodsBefore = new Map(counters.rpc.counts);
+        const add = (t: Tally, rpcBefore: number) => {
+          const c = counters.pg.counts;
+          t.statements += c.statements;
+          t.transactions += c.transactions;
+          t.roundTrips += c.roundTrips;
+          t.rpc += rpcTotal() - rpcBefore;
+        };
+        statements = new Map();
+        for (const id of ids) {
+          counters.pg.reset();
+          let rpc = rpcTotal();
+          await settleOne(url, w.token, id);
+          add(request, rpc);
+          // BENCH_TRACE=1: the statements of the last settle of each pass, in order.
+          const last = id === ids.at(-1) && process.env.BENCH_TRACE;
+          if (last) console.log(`request:\n${counters.pg.counts.trace.join("\n")}`);
+          for (const [k, n] of counters.pg.counts.byText)
+            statements.set(k, (statements.get(k) ?? 0) + n);
+          counters.pg.reset();
+          rpc = rpcTotal();
+          await reputationRecorded(w, id);
+          add(after, rpc);
+          if (last) console.log(`after:\n${counters.pg.counts.trace.join("\n")}`);
+          for (const [k, n] of counters.pg.counts.byText)
+            statements.set(k, (statements.get(k) ?? 0) + n);
+        }
+        r.settled.push(...ids);
+        const methods = new Map<string, number>();
+        for (const [m, n] of counters.rpc.counts) {
+          const d = n - (methodsBefore.get(m) ?? 0);
+          if (d) methods.set(m, d);
+        }
+        tallies.push({ request, after, methods });
+        r.notes.push(
+          `statements per settle, ${interval ? `--block-time ${BLOCK_SECONDS}` : "automine"} (request and reputation record): ${[
+            ...statements,
+          ]
+            .sort((a, b) => b[1] - a[1])
+            .map(([k, n]) => `${fmt(n / TRIPS)} ${k}`)
+            .join(", ")}`,
+        );
+      }
+      const [auto, blocks] = tallies as [(typeof tallies)[0], (typeof tallies)[0]];
+      for (const [part, label] of [
+        ["request", "in the request"],
+        ["after", "after the response (reputation record)"],
+      ] as const) {
+        const a = auto[part];
+        const b = blocks[part];
+        r.rows.push(
+          [`SQL statements ${label}`, a.statements / TRIPS, b.statements / TRIPS, "per settle"],
+          [
+            `SQL transactions ${label}`,
+            a.transactions / TRIPS,
+            b.transactions / TRIPS,
+            "per settle",
+          ],
+          [`SQL round trips ${label}`, a.roundTrips / TRIPS, b.roundTrips / TRIPS, "per settle"],
+          [`JSON-RPC requests ${label}`, a.rpc / TRIPS, b.rpc / TRIPS, "per settle"],
+        );
+      }
+      for (const [i, t] of tallies.entries())
+        r.notes.push(
+          `JSON-RPC per settle, ${i ? `--block-time ${BLOCK_SECONDS}` : "automine"} (request and reputation record): ${[
+            ...t.methods,
+          ]
+            .sort((a, b) => b[1] - a[1])
+            .map(([m, n]) => `${fmt(n / TRIPS)} ${m}`)
+            .join(", ")}`,
+        );
+    },
+  );
+
 const sections: Record<string, () => Promise<void>> = {
+  trips: tripsSection,
   http: httpSection,
   blocktime: blocktimeSection,
   instances: instancesSection,

@@ -9,6 +9,8 @@
 //   http         bench/http.ts http (settles over HTTP on next start, automine)
 //   blocktime    bench/http.ts blocktime (the same on anvil --block-time 2, single and bulk)
 //   instances    bench/http.ts instances (one next start against three)
+//   trips        bench/http.ts trips (SQL statements, transactions, round trips and JSON-RPC
+//                requests next-server sends per settle, automine and --block-time 2)
 // e.g. `npm run bench -- http blocktime`. Stops at the first section that fails.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -25,6 +27,7 @@ const sections: Record<string, string[]> = {
   http: ["bench/http.ts", "http"],
   blocktime: ["bench/http.ts", "blocktime"],
   instances: ["bench/http.ts", "instances"],
+  trips: ["bench/http.ts", "trips"],
 };
 
 const asked = process.argv.slice(2);
