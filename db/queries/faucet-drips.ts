@@ -1,4 +1,4 @@
-import { and, asc, eq, or, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { type FaucetDrip, faucetDrips, type TxStatus } from "@/db/schema";
 
@@ -34,7 +34,8 @@ export async function insertDrip(
     address: string;
     amountUnits: bigint;
     txHash: string | null;
-    chainTxId: string;
+    /** Null for a claim made before its transfer is recorded (attachDripTx adds it). */
+    chainTxId: string | null;
   },
 ): Promise<FaucetDrip> {
   const [row] = await db
@@ -62,12 +63,54 @@ export async function setDripStatus(
  * the address and the user may drip again. Only that very claim is removed.
  */
 export async function releaseDrip(db: DbOrTx, p: { id: string; chainTxId: string | null }) {
-  await db
+  await db.delete(faucetDrips).where(
+    and(
+      eq(faucetDrips.id, p.id),
+      // A claim whose transfer was never recorded: only while it still has none.
+      p.chainTxId ? eq(faucetDrips.chainTxId, p.chainTxId) : isNull(faucetDrips.chainTxId),
+    ),
+  );
+}
+
+/** A drip by id. */
+export async function findDrip(db: DbOrTx, id: string): Promise<FaucetDrip | null> {
+  const [row] = await db.select().from(faucetDrips).where(eq(faucetDrips.id, id));
+  return row ?? null;
+}
+
+/**
+ * Records the transfer of a claim that has none yet (in the sender's transaction, with the
+ * transfer's row). Null when the claim is gone (released as abandoned meanwhile).
+ */
+export async function attachDripTx(
+  tx: DbOrTx,
+  p: { id: string; chainTxId: string; txHash: string },
+): Promise<FaucetDrip | null> {
+  const [row] = await tx
+    .update(faucetDrips)
+    .set({ chainTxId: p.chainTxId, txHash: p.txHash, updatedAt: sql`now()` })
+    .where(and(eq(faucetDrips.id, p.id), isNull(faucetDrips.chainTxId)))
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * Removes a claim that never got its transfer recorded and is older than `ms` by the
+ * database's clock (its process died between the claim and the recording). True when it did.
+ */
+export async function releaseAbandonedClaim(
+  db: DbOrTx,
+  p: { id: string; ms: number },
+): Promise<boolean> {
+  const rows = await db
     .delete(faucetDrips)
     .where(
       and(
         eq(faucetDrips.id, p.id),
-        p.chainTxId ? eq(faucetDrips.chainTxId, p.chainTxId) : sql`true`,
+        isNull(faucetDrips.chainTxId),
+        sql`${faucetDrips.createdAt} < now() - ${p.ms} * interval '1 millisecond'`,
       ),
-    );
+    )
+    .returning({ id: faucetDrips.id });
+  return rows.length > 0;
 }

@@ -11,10 +11,13 @@ import { mockUsdcAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
 import {
+  attachDripTx,
   DRIP_ADDRESS_INDEX,
   DRIP_USER_INDEX,
   findBlockingDrip,
+  findDrip,
   insertDrip,
+  releaseAbandonedClaim,
   releaseDrip,
   setDripStatus,
 } from "@/db/queries/faucet-drips";
@@ -25,6 +28,8 @@ import { explorerTxUrl } from "@/lib/chain/explorer";
 import {
   awaitReceipt,
   broadcast,
+  estimateAhead,
+  type GasEstimate,
   getChainTransaction,
   recordTransaction,
   resumeTransaction,
@@ -35,16 +40,23 @@ import { requestWaitMs } from "@/lib/settle/advance";
 
 // The testnet faucet: 2.00 USDC from the treasury, once per address and once per user.
 //
-// "Once" is decided by the faucet_drips unique indexes, and the claim is written in the
-// same database transaction that records the signed transfer (the sender's `link`), so a
-// drip row always has its transaction and vice versa:
-// - nonce allocation or gas estimation fails (node down) → that transaction rolls back:
-//   no drip row, nothing signed, the caller gets 502 and may simply retry;
+// "Once" is decided by the faucet_drips unique indexes, at the claim: a drip row inserted
+// before any nonce is allocated, so a call that loses the address or the user to another
+// costs nothing (a refusal after the allocation would leave a nonce for a no-op to fill).
+// The claim's transfer is recorded in the sender's transaction (its `link` attaches it):
+// - the transfer's gas is estimated before the claim, so a claim gets its transfer within
+//   milliseconds; a concurrent call finding a claim without one waits for it (awaitClaim);
+// - recording fails (node down, the transfer would revert: treasury empty) → the claim is
+//   released, nothing was signed, the caller gets 502 and may simply retry; a process that
+//   dies in between leaves a claim that is released once it is clearly abandoned;
 // - the broadcast fails after recording → the drip stays `pending` with its signed bytes;
 //   the next call for that address or user RESUMES it (same bytes, same hash — never a
 //   second transfer) instead of claiming a new one, and answers `already_funded`;
 // - the node refuses the transfer outright, or it reverts → nothing moved, so the claim is
 //   released and a later call may drip again.
+
+/** A claim older than this without its transfer recorded was abandoned (its process died). */
+const CLAIM_ABANDONED_MS = 60_000;
 
 export const DRIP_UNITS = 2_000_000n;
 export const DRIP_AMOUNT = unitsToDecimal(DRIP_UNITS, 2); // "2.00"
@@ -161,53 +173,85 @@ export async function dripOnce(
     throw new AppError("invalid_request", "The zero address cannot receive USDC.", {
       details: [{ path: ["address"], message: "must not be the zero address" }],
     });
-  const usdc = requireUsdc(config);
   const key = requireTreasury(config);
   const who = { chainId: config.chainId, userId: user.id, address: to };
-
+  const transfer = {
+    to: requireUsdc(config),
+    data: encodeFunctionData({
+      abi: mockUsdcAbi,
+      functionName: "transfer",
+      args: [to, DRIP_UNITS],
+    }),
+    purpose: `faucet:${to}`,
+  };
+  let estimate: GasEstimate | undefined;
   // A lost race ends in a unique violation; the loop then finds the winner's drip.
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < 4; attempt++) {
     const existing = await findBlockingDrip(db, who);
     if (existing) {
-      const finished = await finish(db, existing);
+      const recorded = existing.chainTxId ? existing : await awaitClaim(db, existing);
+      const finished = recorded && (await finish(db, recorded));
       if (finished) return answer(finished, false);
       continue; // released: this call may claim
     }
-    let claimed: FaucetDrip | undefined;
-    let chainTx: ChainTransaction;
+    if (!estimate) {
+      // The network wait comes before the claim, which then gets its transfer within
+      // milliseconds; the drips are looked at again after it.
+      estimate = estimateAhead(key, transfer);
+      await estimate.gas;
+      continue;
+    }
+    let claimed: FaucetDrip;
     try {
-      chainTx = await recordTransaction(
-        db,
-        key,
-        {
-          to: usdc,
-          data: encodeFunctionData({
-            abi: mockUsdcAbi,
-            functionName: "transfer",
-            args: [to, DRIP_UNITS],
-          }),
-          purpose: `faucet:${to}`,
-        },
-        async (tx, row) => {
-          claimed = await insertDrip(tx, {
-            ...who,
-            amountUnits: DRIP_UNITS,
-            txHash: row.hash,
-            chainTxId: row.id,
-          });
-        },
-      );
+      claimed = await insertDrip(db, {
+        ...who,
+        amountUnits: DRIP_UNITS,
+        txHash: null,
+        chainTxId: null,
+      });
     } catch (err) {
       if (isUniqueViolation(err, DRIP_ADDRESS_INDEX) || isUniqueViolation(err, DRIP_USER_INDEX))
         continue;
-      // Node down, or the transfer would revert (treasury empty): the sender says so (502)
-      // and nothing was recorded.
       throw err;
     }
-    if (!claimed) throw new Error("the drip claim was not recorded");
-    return answer(await send(db, claimed, chainTx), true);
+    let chainTx: ChainTransaction;
+    try {
+      chainTx = await recordTransaction(db, key, { ...transfer, estimate }, async (tx, row) => {
+        const attached = await attachDripTx(tx, {
+          id: claimed.id,
+          chainTxId: row.id,
+          txHash: row.hash as string,
+        });
+        if (!attached) throw new Error("the drip claim was released before its transfer");
+      });
+    } catch (err) {
+      // Node down, or the transfer would revert (treasury empty): the sender says so (502),
+      // nothing was recorded, and the claim goes.
+      await releaseDrip(db, claimed);
+      throw err;
+    }
+    const drip = { ...claimed, chainTxId: chainTx.id, txHash: chainTx.hash };
+    return answer(await send(db, drip, chainTx), true);
   }
-  throw new AppError("conflict", "The faucet is busy with this address; try again.");
+  throw busy();
+}
+
+const busy = () => new AppError("conflict", "The faucet is busy with this address; try again.");
+
+/**
+ * A claim another call is recording (no transfer yet): its drip once the transfer is
+ * recorded, or null when it was released (or abandoned, and released here). Waits at most
+ * the request's chain budget, though a recording takes milliseconds.
+ */
+async function awaitClaim(db: Db, claim: FaucetDrip): Promise<FaucetDrip | null> {
+  const deadline = Date.now() + requestWaitMs();
+  for (let delay = 5; ; delay = Math.min(delay * 2, 200)) {
+    if (await releaseAbandonedClaim(db, { id: claim.id, ms: CLAIM_ABANDONED_MS })) return null;
+    const now = await findDrip(db, claim.id);
+    if (!now || now.chainTxId) return now;
+    if (Date.now() >= deadline) throw busy();
+    await new Promise((r) => setTimeout(r, delay));
+  }
 }
 
 /**
@@ -227,6 +271,7 @@ export async function dripState(
     address: getAddress(address),
   });
   if (!drip || drip.userId !== user.id) throw notFound("Drip");
+  if (!drip.chainTxId) throw busy(); // claimed, its transfer being recorded right now
   const chainTx = drip.chainTxId ? await getChainTransaction(db, drip.chainTxId) : null;
   if (!chainTx || chainTx.status === "failed" || chainTx.status === drip.status)
     return answer(drip, true);

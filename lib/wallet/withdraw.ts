@@ -164,7 +164,14 @@ export async function withdraw(
       blockNumber: block.number,
     }),
   );
-  if (amount > balance) throw insufficient(balance); // early, unlocked; re-checked below
+  // Early, unlocked, with the sends still on their way, before anything is signed or a nonce
+  // allocated (a refusal after the allocation leaves the nonce to a no-op); re-checked below
+  // under the user's lock, where only a concurrent send can still refuse it.
+  const available = (unsettled: bigint) => (balance > unsettled ? balance - unsettled : 0n);
+  const early = available(
+    await unsettledWithdrawalUnits(db, { chainId: config.chainId, from, block: block.number }),
+  );
+  if (amount > early) throw insufficient(early);
 
   const domain = config.known.usdcDomain;
   const nonce = `0x${randomBytes(32).toString("hex")}` as Hex;
@@ -190,13 +197,10 @@ export async function withdraw(
     async (tx, row) => {
       if (!(await lockWithdrawingUser(tx, user.id)))
         throw new AppError("invalid_token", "The session's user no longer exists.");
-      const unsettled = await unsettledWithdrawalUnits(tx, {
-        chainId: config.chainId,
-        from,
-        block: block.number,
-      });
-      const available = balance > unsettled ? balance - unsettled : 0n;
-      if (amount > available) throw insufficient(available);
+      const locked = available(
+        await unsettledWithdrawalUnits(tx, { chainId: config.chainId, from, block: block.number }),
+      );
+      if (amount > locked) throw insufficient(locked);
       await insertWithdrawal(tx, {
         id,
         userId: user.id,

@@ -15,6 +15,7 @@ import { reconcile } from "@/lib/settle/reconcile";
 import { startOwnChain, withChainEnv } from "../helpers/chain-env";
 import { call } from "../helpers/http";
 import { startRpcProxy } from "../helpers/rpc-proxy";
+import { signerNonceState } from "../helpers/treasury";
 import { makeUser, type TestUser } from "../helpers/users";
 
 // POST /api/faucet/drip on the real database and anvil. "Exactly once" is checked on-chain
@@ -54,11 +55,14 @@ const dripsFor = (address: string) =>
     .from(faucetDrips)
     .where(sql`lower(${faucetDrips.address}) = ${address.toLowerCase()}`);
 
+const treasuryNonces = () => signerNonceState(db, chainConfig().treasuryAddress as Address);
+
 describe("dripping once", () => {
   it("20 parallel drips for one address (several users) make exactly one transfer", async () => {
     const address = newAddress();
     const users = await Promise.all(Array.from({ length: 5 }, () => makeUser("creator")));
     const before = await balanceOf(address);
+    const nonces = await treasuryNonces();
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => drip(users[i % users.length] as TestUser, address)),
     );
@@ -81,6 +85,36 @@ describe("dripping once", () => {
     const rows = await dripsFor(address);
     expect(rows).toHaveLength(1);
     expect(rows[0]?.status).toBe("confirmed");
+    // The 19 that lost were refused before any nonce was allocated: one nonce used, no no-op.
+    const after = await treasuryNonces();
+    expect(after.next).toBe(nonces.next + 1);
+    expect(after.fills).toBe(nonces.fills);
+  });
+
+  it("a call that loses the address to another while it estimates allocates no nonce", async () => {
+    const proxy = await startRpcProxy(chainConfig().rpcUrl);
+    const [first, second] = await Promise.all([makeUser("creator"), makeUser("creator")]);
+    const address = newAddress();
+    try {
+      await withChainEnv({ RPC_URL: proxy.url }, async () => {
+        // The first call's gas estimate waits at the node while the second drips in full.
+        const held = proxy.hold("eth_estimateGas");
+        const late = drip(first, address);
+        await held.arrived;
+        const won = await drip(second, address);
+        expect(won.body).toMatchObject({ funded: true, status: "confirmed" });
+        const nonces = await treasuryNonces();
+        held.release();
+        const lost = await late;
+        expect(lost.status).toBe(200);
+        expect(lost.body).toMatchObject({ funded: false, txHash: won.body.txHash });
+        // Refused by the claim, before the sender allocated anything for it.
+        expect(await treasuryNonces()).toEqual(nonces);
+      });
+    } finally {
+      await proxy.close();
+    }
+    expect(await treasuryTransfersTo(address)).toHaveLength(1);
   });
 
   it("one user, two addresses: the second answers already_funded with the first hash", async () => {

@@ -4,7 +4,8 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { mockUsdcAbi } from "@/contracts/artifacts";
 import { type Db, getDb } from "@/db/client";
 import { chainTransactions, signerNonces } from "@/db/schema";
-import { publicClient, requireTreasury, requireUsdc } from "@/lib/chain/config";
+import { chainConfig, publicClient, requireTreasury, requireUsdc } from "@/lib/chain/config";
+import { NONCE_FILL_PURPOSE } from "@/lib/chain/sender";
 
 // What the sender's tests start from: the database, and the test file's own treasury key
 // and test USDC contract (test/setup-chain.ts), with the USDC transfers they send through it.
@@ -59,4 +60,29 @@ export async function ageNonceActivity(
     .set({ updatedAt: past })
     .where(and(eq(signerNonces.chainId, s.chainId), eq(signerNonces.address, s.from)));
   await db.update(chainTransactions).set({ createdAt: past }).where(eq(chainTransactions.id, txId));
+}
+
+/**
+ * What a signer's nonces look like: its counter's next nonce (the node's count while it has
+ * no counter yet), when the counter last moved, and how many no-op fills it has. Unchanged
+ * across a call: that call allocated no nonce.
+ */
+export async function signerNonceState(db: Db, from: Address) {
+  const chainId = chainConfig().chainId;
+  const [counter] = await db
+    .select()
+    .from(signerNonces)
+    .where(and(eq(signerNonces.chainId, chainId), eq(signerNonces.address, from)));
+  const fills = await db
+    .select({ id: chainTransactions.id })
+    .from(chainTransactions)
+    .where(
+      and(
+        eq(chainTransactions.chainId, chainId),
+        eq(chainTransactions.fromAddress, from),
+        eq(chainTransactions.purpose, NONCE_FILL_PURPOSE),
+      ),
+    );
+  const next = counter?.nextNonce ?? (await publicClient().getTransactionCount({ address: from }));
+  return { next, moved: counter?.updatedAt.getTime(), fills: fills.length };
 }

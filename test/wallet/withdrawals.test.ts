@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
-import { type Address, getAddress, parseUnits } from "viem";
+import { type Address, getAddress, type Hex, parseUnits } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as dealsRoute from "@/app/api/deals/route";
 import * as walletRoute from "@/app/api/wallet/route";
@@ -14,7 +15,7 @@ import { signIn, uniqueEmail } from "../helpers/auth";
 import { setChainEnv } from "../helpers/chain-env";
 import { type CallResult, call } from "../helpers/http";
 import { type RpcProxy, startRpcProxy } from "../helpers/rpc-proxy";
-import { newAddress } from "../helpers/treasury";
+import { newAddress, signerNonceState } from "../helpers/treasury";
 import { makeUser } from "../helpers/users";
 import { embeddedCreator, ethBalance, mintUsdc, usdcBalance, usdcTransfersTo } from "./helpers";
 
@@ -108,6 +109,30 @@ describe("sending from the embedded wallet", () => {
     expect(res.body.error.details).toEqual({ available: "5.000000" });
     expect(await usdcBalance(to)).toBe(0n);
     expect(await rowsFor(creator.user.id)).toHaveLength(0);
+  });
+});
+
+describe("refused before a nonce is allocated", () => {
+  it("a send that does not fit beside one still on its way: 409, and the relayer's nonces untouched", async () => {
+    const creator = await embeddedCreator(usdc("50"));
+    const sponsor = privateKeyToAccount(chainConfig().sponsorKey as Hex).address;
+    // The first send is recorded and waits at the node: the balance still shows its 40.
+    const broadcast = proxy.hold("eth_sendRawTransaction");
+    const first = send(creator.token, { to: newAddress(), amount: "40" });
+    await broadcast.arrived;
+    const nonces = await signerNonceState(await getDb(), sponsor);
+
+    const to = newAddress();
+    const second = await send(creator.token, { to, amount: "20" });
+    expect(second.status, JSON.stringify(second.body)).toBe(409);
+    expect(second.body.error.code).toBe("insufficient_funds");
+    expect(second.body.error.details).toEqual({ available: "10.000000" });
+    expect(await signerNonceState(await getDb(), sponsor)).toEqual(nonces);
+
+    broadcast.release();
+    expect((await first).body.withdrawal.status).toBe("confirmed");
+    expect(await usdcBalance(to)).toBe(0n);
+    expect(await usdcBalance(creator.wallet)).toBe(usdc("10"));
   });
 });
 
