@@ -5,6 +5,9 @@
 //                               events (not "Loading the activity…") and the Evidence card
 //                               (or its "not read yet" line), for the deal's brand
 //   deal page, title shown      navigation start to the deal's title
+//   deal page, all filled       navigation start to every panel filled: Activity and Evidence
+//                               as above, and no skeleton left (the creator's reputation,
+//                               a chain read, included)
 //   baseline                    navigation start to the home page's main heading
 // Chromium as the e2e journeys find it (e2e/chromium.ts), signed in by a session cookie the
 // bench signs with the server's secret; one `next start` of the production build in .next
@@ -79,15 +82,25 @@ async function main() {
         .first()
         .waitFor();
     };
+    const filled = async () => {
+      await activity();
+      await page.waitForFunction(() => !document.querySelector('.skeleton, [aria-busy="true"]'));
+    };
     const title = () => page.getByRole("heading", { level: 1 }).first().waitFor();
     // Warm-up: every route's code loaded, the browser's cache filled.
     await timeTo(dealUrl, activity);
     await timeTo(`${app.url}/`, title);
-    const xs = { home: [] as number[], title: [] as number[], activity: [] as number[] };
+    const xs = {
+      home: [] as number[],
+      title: [] as number[],
+      activity: [] as number[],
+      filled: [] as number[],
+    };
     for (let i = 0; i < REPS; i++) {
       xs.home.push(await timeTo(`${app.url}/`, title));
       xs.title.push(await timeTo(dealUrl, title));
       xs.activity.push(await timeTo(dealUrl, activity));
+      xs.filled.push(await timeTo(dealUrl, filled));
     }
     const home = median(xs.home);
     printRows(
@@ -95,6 +108,7 @@ async function main() {
       [
         ["deal page: title shown vs home page heading", home, median(xs.title), "ms"],
         ["deal page: Activity and Evidence shown vs home page", home, median(xs.activity), "ms"],
+        ["deal page: every panel filled vs home page", home, median(xs.filled), "ms"],
       ],
     );
   } finally {

@@ -19,6 +19,7 @@ import {
   progressText,
 } from "./format";
 import type { Viewer } from "./milestone-card";
+import { useDealPageSeed } from "./page-seed";
 import { Badge, Fact, Facts, ProgressBar } from "./parts";
 
 // The top of the deal page: what the deal is, its money (locked in the escrow, paid to the
@@ -147,6 +148,7 @@ export function DealHeader({ deal, viewer }: { deal: DealJson; viewer: Viewer })
  */
 function CreatorWallet({ wallet, forBrand }: { wallet: string | null; forBrand: boolean }) {
   const info = useChainInfo();
+  const reputation = useDealPageSeed().reputation;
   if (!wallet)
     return !forBrand ? null : (
       <span className="small warn-text">
@@ -158,7 +160,7 @@ function CreatorWallet({ wallet, forBrand }: { wallet: string | null; forBrand: 
       <Link className="mono" href={addressUrl(info, wallet)} title={wallet}>
         {shortAddress(wallet)}
       </Link>
-      <ReputationBadge wallet={wallet} />
+      <ReputationBadge wallet={wallet} seed={reputation[wallet.toLowerCase()]} />
     </span>
   );
 }

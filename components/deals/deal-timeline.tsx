@@ -1,19 +1,19 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { apiFetch, errorMessage } from "@/lib/client/api";
 import type { DealEventJson } from "@/lib/events/events";
 import { describeEvent, type EventActor } from "@/lib/notify/describe";
 import { TxLink } from "./escrow-views";
 import { type DealJson, formatDate } from "./format";
-import { useDealPageSeed } from "./page-seed";
+import { useDealPageSeed, useSeed } from "./page-seed";
 
 // The deal's activity log as a timeline, oldest first: every funding, submission (each
 // revision), verdict, appeal, decision and payment, with who did it. Read from
 // GET /api/deals/:id/events a page at a time; it refreshes whenever the deal changes. The
-// first page comes with the page's HTML (app/deals/[id]/load-deal-seed.ts) for the deal as
-// the server rendered it.
+// first page streams in with the page's HTML (app/deals/[id]/load-deal-seed.ts) for the deal
+// as the server rendered it; until it arrives the section says it is loading.
 
 const EVENT_ICONS: Record<string, string> = {
   created: "✚",
@@ -45,13 +45,30 @@ const EVENT_ICONS: Record<string, string> = {
 };
 
 export function DealTimeline({ deal }: { deal: DealJson }) {
+  return (
+    <Suspense
+      fallback={
+        <section className="card stack" aria-labelledby="timeline-title" data-testid="timeline">
+          <h2 id="timeline-title">Activity</h2>
+          <p className="muted small" aria-busy="true">
+            Loading the activity…
+          </p>
+        </section>
+      }
+    >
+      <Timeline deal={deal} />
+    </Suspense>
+  );
+}
+
+function Timeline({ deal }: { deal: DealJson }) {
   // Anything that changes the deal adds events: refetch when its state moves.
   const version = [
     deal.status,
     deal.paid,
     ...deal.milestones.map((m) => `${m.status}:${m.deliverable?.revision ?? 0}`),
   ].join("|");
-  const seeded = useDealPageSeed().events;
+  const seeded = useSeed(useDealPageSeed().events);
   const [seed] = useState(() => (seeded ? { version, page: seeded } : null));
   const events = useInfiniteQuery({
     queryKey: ["deal-events", deal.id, version],

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { type ReactNode, Suspense, useEffect, useRef } from "react";
 import { type Address, isAddressEqual } from "viem";
 import { type DealJson, formatUnitsUsdc } from "./format";
 import { FundingDetails } from "./funding/funding-details";
@@ -9,6 +9,7 @@ import { PaymentTabs } from "./funding/payment-tabs";
 import { Split, totalUnits } from "./funding/split";
 import type { FundedNotice, FundingJson } from "./funding/types";
 import { WalletPayment } from "./funding/wallet-payment";
+import { useDealPageSeed, useSeed } from "./page-seed";
 import { asApiError, useFunding } from "./queries";
 import type { RelayStatus } from "./settle-panel";
 
@@ -17,11 +18,33 @@ import type { RelayStatus } from "./settle-panel";
 // from any wallet or exchange to the deal's deposit address; the page follows the deposit) and
 // "Pay from a connected wallet" (approve + fund, or a signature the service submits). The
 // pieces live in ./funding/; the funding state is one query (./queries.ts), polled while a
-// deposit is on its way, and every action is a mutation.
+// deposit is on its way, and every action is a mutation. Its first reading streams in with the
+// page (app/deals/[id]/load-deal-seed.ts, from the database alone).
 
 export type { FundedNotice } from "./funding/types";
 
-export function FundingPanel({
+export function FundingPanel(props: {
+  deal: DealJson;
+  relay: RelayStatus | null;
+  onFunded(notice: FundedNotice): Promise<void>;
+  /** The card on-ramp's URL template (server configuration); null: no "Buy USDC" link. */
+  onrampTemplate?: string | null;
+}) {
+  // The terms stream in with the page (its seed); until then the card shows a skeleton.
+  return (
+    <Suspense
+      fallback={
+        <FundingCard deal={props.deal} terms={undefined}>
+          <TermsSkeleton />
+        </FundingCard>
+      }
+    >
+      <Funding {...props} />
+    </Suspense>
+  );
+}
+
+function Funding({
   deal,
   relay,
   onFunded,
@@ -30,13 +53,56 @@ export function FundingPanel({
   deal: DealJson;
   relay: RelayStatus | null;
   onFunded(notice: FundedNotice): Promise<void>;
-  /** The card on-ramp's URL template (server configuration); null: no "Buy USDC" link. */
   onrampTemplate?: string | null;
 }) {
-  const funding = useFunding(deal);
+  const funding = useFunding(deal, useSeed(useDealPageSeed().funding));
   const terms = funding.data?.funding;
   useDepositFunded(terms, funding.dataUpdatedAt, onFunded);
 
+  return (
+    <FundingCard deal={deal} terms={terms}>
+      {funding.error ? (
+        <div className="alert error" role="alert">
+          The funding terms could not be loaded: {asApiError(funding.error).message}{" "}
+          <button
+            type="button"
+            className="btn small secondary"
+            onClick={() => void funding.refetch()}
+          >
+            Try again
+          </button>
+        </div>
+      ) : !terms ? (
+        <TermsSkeleton />
+      ) : (
+        <>
+          <FundingMethods
+            deal={deal}
+            terms={terms}
+            relay={relay}
+            onFunded={onFunded}
+            onrampTemplate={onrampTemplate}
+          />
+          <FundingDetails terms={terms} />
+        </>
+      )}
+    </FundingCard>
+  );
+}
+
+const TermsSkeleton = () => (
+  <div className="skeleton" style={{ height: "6rem" }} aria-busy="true" />
+);
+
+function FundingCard({
+  deal,
+  terms,
+  children,
+}: {
+  deal: DealJson;
+  terms: FundingJson | undefined;
+  children: ReactNode;
+}) {
   return (
     <section
       className="card stack funding"
@@ -55,31 +121,7 @@ export function FundingPanel({
         you.
       </p>
       <Split deal={deal} terms={terms} />
-      {funding.error ? (
-        <div className="alert error" role="alert">
-          The funding terms could not be loaded: {asApiError(funding.error).message}{" "}
-          <button
-            type="button"
-            className="btn small secondary"
-            onClick={() => void funding.refetch()}
-          >
-            Try again
-          </button>
-        </div>
-      ) : !terms ? (
-        <div className="skeleton" style={{ height: "6rem" }} aria-busy="true" />
-      ) : (
-        <>
-          <FundingMethods
-            deal={deal}
-            terms={terms}
-            relay={relay}
-            onFunded={onFunded}
-            onrampTemplate={onrampTemplate}
-          />
-          <FundingDetails terms={terms} />
-        </>
-      )}
+      {children}
     </section>
   );
 }

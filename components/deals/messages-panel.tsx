@@ -1,29 +1,46 @@
 "use client";
 
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, Suspense, useEffect, useId, useRef, useState } from "react";
 import { ApiError, apiFetch, errorMessage } from "@/lib/client/api";
 import type { MessageAttachmentJson, MessageJson, MessagePage } from "@/lib/deals/messages";
 import { type DealJson, formatDate } from "./format";
-import { useDealPageSeed } from "./page-seed";
+import { useDealPageSeed, useSeed } from "./page-seed";
 import { asApiError } from "./queries";
 
 // The deal's message thread between the brand and the creator (GET/POST
 // /api/deals/:id/messages), oldest at the top. Bodies are plain text and rendered as text
 // (React escapes them; line breaks kept by CSS). The heading says how many of the other
 // party's messages are unread; they count as read once the newest one has been on screen.
-// Polled every 10 s while the tab is visible; the first page comes with the HTML (the page's
-// seed, app/deals/[id]/load-deal-seed.ts), so the thread renders at once.
+// Polled every 10 s while the tab is visible; the first page streams in with the HTML (the
+// page's seed, app/deals/[id]/load-deal-seed.ts), so the thread renders without a fetch.
 
 const MAX_CHARS = 4000; // lib/deals/messages.ts MESSAGE_MAX_CHARS (server code)
 
 export const messagesQueryKey = (dealId: string) => ["deal-messages", dealId];
 
-export function MessagesPanel({ deal, viewer }: { deal: DealJson; viewer: "brand" | "creator" }) {
+export function MessagesPanel(props: { deal: DealJson; viewer: "brand" | "creator" }) {
+  return (
+    <Suspense
+      fallback={
+        <section className="card stack" aria-label="Messages" data-testid="messages">
+          <h2>Messages</h2>
+          <p className="muted small" role="status">
+            Loading messages…
+          </p>
+        </section>
+      }
+    >
+      <Thread {...props} />
+    </Suspense>
+  );
+}
+
+function Thread({ deal, viewer }: { deal: DealJson; viewer: "brand" | "creator" }) {
   const id = useId();
   const queryClient = useQueryClient();
   const key = messagesQueryKey(deal.id);
-  const seeded = useDealPageSeed().messages;
+  const seeded = useSeed(useDealPageSeed().messages);
   const [seed] = useState(() => seeded);
   const thread = useInfiniteQuery({
     queryKey: key,

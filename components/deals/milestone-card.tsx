@@ -23,6 +23,7 @@ import {
   SettlementView,
   VerdictView,
 } from "./milestone-views";
+import { useDealPageSeed } from "./page-seed";
 import { Badge, RequirementsView } from "./parts";
 import { type ReviewedMilestone, ReviewPanel } from "./review-panel";
 import { type RelayStatus, SettlePanel } from "./settle-panel";
@@ -103,6 +104,7 @@ export function MilestoneCard({ index, deal, milestone: m, viewer, relay, onChan
 
 /** The creator's view of where the milestone stands and what happens next. */
 function CreatorStatus({ milestone: m }: { milestone: MilestoneJson }) {
+  const reputation = useDealPageSeed().reputation;
   if (m.status === "submitted")
     return (
       <div className="alert" role="status">
@@ -131,7 +133,11 @@ function CreatorStatus({ milestone: m }: { milestone: MilestoneJson }) {
           )}
         </span>
         <span className="row tight small">
-          Your reputation: <ReputationBadge wallet={m.settlement.recipient} />
+          Your reputation:{" "}
+          <ReputationBadge
+            wallet={m.settlement.recipient}
+            seed={reputation[m.settlement.recipient.toLowerCase()]}
+          />
         </span>
         <ExplorerLink settlement={m.settlement} />
       </div>

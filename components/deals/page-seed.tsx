@@ -1,18 +1,22 @@
 "use client";
 
-import { createContext, type ReactNode, useContext } from "react";
+import { createContext, type ReactNode, use, useContext } from "react";
 import type { DealPageSeed } from "@/lib/deals/page-seed";
 
 // The deal page's server-read panel data (lib/deals/page-seed.ts) for the panels deep in the
-// page: the activity log, the evidence cards and the message thread start from it instead of an empty "Loading",
-// and still fetch for live updates (TanStack Query); a panel the server did not seed fetches
-// as before.
+// page. Each part is a promise streamed with the HTML: a panel reads it with useSeed, which
+// suspends until it arrives (the panel's <Suspense> shows its skeleton meanwhile), starts
+// from it instead of an empty "Loading", and still fetches for live updates (TanStack Query).
+// A part the server did not start, or that resolved to null, leaves the panel to fetch as
+// before; so does any page without the provider.
 
 const SeedContext = createContext<DealPageSeed>({
   events: null,
-  evidence: {},
+  evidence: null,
   messages: null,
   relay: null,
+  funding: null,
+  reputation: {},
 });
 
 export function DealPageSeedProvider({
@@ -26,3 +30,8 @@ export function DealPageSeedProvider({
 }
 
 export const useDealPageSeed = () => useContext(SeedContext);
+
+/** A streamed part's value (suspending until it arrives), or null when there is none. */
+export function useSeed<T>(part: Promise<T | null> | null | undefined): T | null {
+  return part ? use(part) : null;
+}

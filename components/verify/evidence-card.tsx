@@ -1,7 +1,7 @@
 "use client";
 
-import { useEffect, useState } from "react";
-import { useDealPageSeed } from "@/components/deals/page-seed";
+import { Suspense, useEffect, useState } from "react";
+import { useDealPageSeed, useSeed } from "@/components/deals/page-seed";
 import { apiFetch, errorMessage } from "@/lib/client/api";
 import { evidenceSeedKey } from "@/lib/deals/page-seed";
 import type { EvidenceJson } from "@/lib/verify/evidence/read";
@@ -19,16 +19,20 @@ const PLATFORM: Record<string, string> = {
   web: "Web page",
 };
 
-export function EvidenceCard({
-  milestoneId,
-  revision,
-}: {
-  milestoneId: string;
-  revision?: number;
-}) {
-  // Read with the page on the server, when this revision's was (the deal page's seed).
-  const seeded = useDealPageSeed().evidence;
-  const seed = revision === undefined ? undefined : seeded[evidenceSeedKey(milestoneId, revision)];
+export function EvidenceCard(props: { milestoneId: string; revision?: number }) {
+  return (
+    <Suspense fallback={<div className="skeleton" style={{ height: "4rem" }} aria-busy="true" />}>
+      <Evidence {...props} />
+    </Suspense>
+  );
+}
+
+function Evidence({ milestoneId, revision }: { milestoneId: string; revision?: number }) {
+  // Read with the page on the server, when this revision's was (the deal page's seed,
+  // streamed: this waits for it).
+  const seeded = useSeed(useDealPageSeed().evidence);
+  const seed =
+    revision === undefined ? undefined : seeded?.[evidenceSeedKey(milestoneId, revision)];
   const [items, setItems] = useState<EvidenceJson[] | null>(seed ?? null);
   const [error, setError] = useState<string | null>(null);
 

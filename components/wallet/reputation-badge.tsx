@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { Suspense, use } from "react";
 import { apiFetch } from "@/lib/client/api";
 import { scorePercent } from "./format";
 
@@ -15,27 +16,55 @@ export type ReputationJson = {
   score: number | null;
 };
 
-export function useReputation(wallet: string | null | undefined) {
+/** `seed`: the answer the server read with the page, when it could (initial data). */
+export function useReputation(wallet: string | null | undefined, seed?: ReputationJson | null) {
   return useQuery({
     queryKey: ["reputation", wallet?.toLowerCase()],
     queryFn: () => apiFetch<ReputationJson>(`/api/reputation/${wallet}`),
+    initialData: seed ?? undefined,
     enabled: Boolean(wallet),
     staleTime: 30_000,
   });
 }
 
-export function ReputationBadge({ wallet }: { wallet: string | null | undefined }) {
-  const rep = useReputation(wallet);
+/**
+ * `seed`: the server's reading streamed with the page (the deal page's, a chain read it
+ * waited for only briefly); the badge shows its skeleton until it arrives, and fetches
+ * itself when it is null or absent.
+ */
+export function ReputationBadge({
+  wallet,
+  seed,
+}: {
+  wallet: string | null | undefined;
+  seed?: Promise<ReputationJson | null>;
+}) {
+  return (
+    <Suspense fallback={<BadgeSkeleton />}>
+      <Badge wallet={wallet} seed={seed} />
+    </Suspense>
+  );
+}
+
+const BadgeSkeleton = () => (
+  <span
+    className="skeleton"
+    style={{ display: "inline-block", width: "8rem", height: "1.3rem" }}
+    role="status"
+    aria-label="Loading reputation"
+  />
+);
+
+function Badge({
+  wallet,
+  seed,
+}: {
+  wallet: string | null | undefined;
+  seed?: Promise<ReputationJson | null>;
+}) {
+  const rep = useReputation(wallet, seed ? use(seed) : null);
   if (!wallet) return <span className="badge neutral plain">No wallet</span>;
-  if (rep.isPending)
-    return (
-      <span
-        className="skeleton"
-        style={{ display: "inline-block", width: "8rem", height: "1.3rem" }}
-        role="status"
-        aria-label="Loading reputation"
-      />
-    );
+  if (rep.isPending) return <BadgeSkeleton />;
   if (rep.isError)
     return (
       <span className="badge neutral plain" title={rep.error.message}>

@@ -32,6 +32,7 @@ import {
   syncRefunds,
 } from "@/lib/escrow/deals";
 import {
+  ChainReadNeeded,
   cancelThroughForwarder,
   type DepositJson,
   depositJson,
@@ -66,15 +67,32 @@ export async function getFundingTerms(
   caller: Caller,
   dealId: string,
   brand?: string,
-): Promise<z.infer<typeof fundingTermsSchema>> {
+  options: { databaseOnly?: boolean } = {},
+): Promise<FundingTermsAnswer> {
   const deal = await brandDeal(db, caller, dealId);
   const terms = fundingTerms(
     deal,
     await listDealMilestones(db, deal.id),
     brand ? (getAddress(brand) as Address) : undefined,
   );
-  const deposit = chainConfig().depositFactory ? await ensureDeposit(db, deal) : null;
+  const deposit = chainConfig().depositFactory
+    ? await ensureDeposit(db, deal, undefined, options)
+    : null;
   return { ...terms, status: deal.status, deposit: deposit ? depositJson(deposit) : null };
+}
+
+/**
+ * The same answer read from the database alone, for the deal page's first HTML (a page render
+ * never waits on the chain); null when only the chain can give it (ensureDeposit would read
+ * the replaced deposit address's balance): the page then asks GET /funding.
+ */
+export async function getFundingTermsFromDatabase(db: Db, caller: Caller, dealId: string) {
+  try {
+    return await getFundingTerms(db, caller, dealId, undefined, { databaseOnly: true });
+  } catch (err) {
+    if (err instanceof ChainReadNeeded) return null;
+    throw err;
+  }
 }
 
 /**
@@ -437,3 +455,4 @@ export const fundingTermsSchema = fundingTermsBase
   })
   .meta({ id: "FundingTerms" });
 export const fundingTermsResponse = z.object({ funding: fundingTermsSchema });
+export type FundingTermsAnswer = z.infer<typeof fundingTermsSchema>;

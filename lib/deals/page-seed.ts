@@ -1,21 +1,38 @@
 import type { RelayStatus } from "@/lib/chain/relay";
+import type { Reputation } from "@/lib/chain/reputation";
+import type { FundingTermsAnswer } from "@/lib/deals/funding";
 import type { MessagePage } from "@/lib/deals/messages";
 import type { DealEventJson } from "@/lib/events/events";
 import type { EvidenceJson } from "@/lib/verify/evidence/read";
 
 // What app/deals/[id]/page.tsx reads on the server together with the deal, so that the deal
 // page's panels render with the HTML instead of each fetching after it (load-deal-seed.ts
-// reads it; components/deals/page-seed.tsx hands it to the panels).
+// reads it; components/deals/page-seed.tsx hands it to the panels). The page does not wait
+// for these: each is a promise the server streams in (React Suspense), so the title and the
+// milestones come first and each panel shows a skeleton until its part arrives. A part that
+// resolves to null was not read (not a party, a failed read, the chain too slow): its panel
+// fetches it as before.
 
 export type DealPageSeed = {
-  /** The first page of GET /api/deals/:id/events (parties only; null: not read). */
-  events: { events: DealEventJson[]; nextCursor: string | null } | null;
+  /** The first page of GET /api/deals/:id/events (parties only). */
+  events: Promise<{ events: DealEventJson[]; nextCursor: string | null } | null> | null;
   /** GET /api/milestones/:id/evidence?revision=N's items, by evidenceSeedKey(id, N). */
-  evidence: Record<string, EvidenceJson[]>;
-  /** The first page (30, newest first) of GET /api/deals/:id/messages (parties only; null: not read). */
-  messages: MessagePage | null;
+  evidence: Promise<Record<string, EvidenceJson[]>> | null;
+  /** The first page (30, newest first) of GET /api/deals/:id/messages (parties only). */
+  messages: Promise<MessagePage | null> | null;
   /** GET /api/relay/status (the deployment's configuration, no chain read; the brand only). */
   relay: RelayStatus | null;
+  /**
+   * GET /api/deals/:id/funding (the brand of an unfunded deal), for the deal's termsVersion
+   * it was read with; null inside when only the chain can answer (a deposit address to
+   * replace: its balance is read first).
+   */
+  funding: Promise<{ termsVersion: number; funding: FundingTermsAnswer } | null> | null;
+  /**
+   * GET /api/reputation/:wallet of the wallets the page shows (the creator's, a payout's
+   * recipient), by lowercased address: a chain read, so at most a short wait, then null.
+   */
+  reputation: Record<string, Promise<Reputation | null>>;
 };
 
 export const evidenceSeedKey = (milestoneId: string, revision: number) =>

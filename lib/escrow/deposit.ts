@@ -272,11 +272,14 @@ function checkRefundAddress(refundTo: Address, existing?: DealDeposit) {
  * its current terms; it changes only while nothing was received (afterwards the old address
  * stays, and the watcher returns its money if the terms moved on). Null when the brand has no
  * wallet and names no refund address, or for a deal that never had one and is past unfunded.
+ * `databaseOnly` (a page render, which never waits on the chain): where the old address's
+ * balance would be read, throws ChainReadNeeded instead.
  */
 export async function ensureDeposit(
   db: Db,
   deal: Deal,
   refundAddress?: Address,
+  { databaseOnly = false }: { databaseOnly?: boolean } = {},
 ): Promise<DealDeposit | null> {
   const existing = await getDeposit(db, deal.id);
   if (refundAddress) checkRefundAddress(refundAddress, existing);
@@ -303,6 +306,7 @@ export async function ensureDeposit(
     // Nothing recorded yet, but money may be on the address already (the watcher has not
     // looked): read it before handing out another address. Dust alone does not hold the
     // address (the watcher returns it from the replaced one).
+    if (databaseOnly) throw new ChainReadNeeded();
     const held = await balanceOf(getAddress(existing.address)).catch((err) => {
       if (!refundAddress) return null; // GET /funding: keep the address until the chain answers
       throw err;
@@ -340,6 +344,13 @@ export async function ensureDeposit(
       },
     );
   return row;
+}
+
+/** ensureDeposit's answer depends on a balance on the chain, and the caller said not to read it. */
+export class ChainReadNeeded extends Error {
+  constructor() {
+    super("the deposit address's balance must be read first");
+  }
 }
 
 // ---- the watcher ------------------------------------------------------------------------

@@ -1,45 +1,81 @@
 import type { Db } from "@/db/client";
 import type { User } from "@/db/schema";
 import { relayStatus } from "@/lib/chain/relay";
+import { type Reputation, readReputation } from "@/lib/chain/reputation";
+import { getFundingTermsFromDatabase } from "@/lib/deals/funding";
 import { listMessages } from "@/lib/deals/messages";
 import { type DealPageSeed, evidenceSeedKey } from "@/lib/deals/page-seed";
 import { listDealEvents } from "@/lib/events/events";
 import type { DealDetailJson } from "@/lib/settle/review";
 import { milestoneEvidence } from "@/lib/verify/evidence/read";
 
+/** How long the streamed reputation waits for the chain before leaving the badge to fetch it. */
+const REPUTATION_WAIT_MS = 1500;
+
 /**
- * What the deal page's panels show besides the deal, read in one pass on the server (in
- * parallel, each through the same domain function as its API route, so filtered by the
- * viewer as a party): the activity log's first page and the evidence of each verified
- * milestone's revision, and the message thread's first page; for the brand, the relayer's
- * status (configuration only: nothing here waits on the chain). Only a party sees either; a read that fails leaves its panel to fetch.
+ * What the deal page's panels show besides the deal, started on the server and not awaited:
+ * each part is a promise the page streams (components/deals/page-seed.tsx), read through the
+ * same domain function as its API route, so filtered by the viewer as a party. From the
+ * database alone: the activity log's first page, the evidence of each verified milestone's
+ * revision, the message thread's first page, the funding terms (the brand of an unfunded
+ * deal); the relayer's status is configuration. The one chain read, the reputation of the
+ * wallets shown, is bounded by REPUTATION_WAIT_MS. A part that fails resolves to null, and
+ * its panel fetches.
  */
-export async function loadDealSeed(
-  db: Db,
-  user: User,
-  deal: DealDetailJson,
-): Promise<DealPageSeed> {
+export function loadDealSeed(db: Db, user: User, deal: DealDetailJson): DealPageSeed {
+  const reputation = reputationSeed(deal);
   const party = deal.brandId === user.id || deal.creatorId === user.id;
-  if (!party) return { events: null, evidence: {}, messages: null, relay: null };
+  if (!party)
+    return { events: null, evidence: null, messages: null, relay: null, funding: null, reputation };
+  const brand = deal.brandId === user.id;
   const verified = deal.milestones.flatMap((m) =>
     m.deliverable && m.verdict ? [{ id: m.id, revision: m.deliverable.revision }] : [],
   );
-  const [events, messages, ...evidence] = await Promise.all([
-    listDealEvents(db, user, deal.id, { limit: 50 }).catch(() => null),
-    listMessages(db, user, deal.id, { limit: 30 }).catch(() => null),
-    ...verified.map((m) =>
+  const evidence = Promise.all(
+    verified.map((m) =>
       milestoneEvidence(db, user, m.id, { limit: 20, revision: m.revision }).catch(() => null),
     ),
-  ]);
-  const seeded: DealPageSeed["evidence"] = {};
-  verified.forEach((m, i) => {
-    const page = evidence[i];
-    if (page) seeded[evidenceSeedKey(m.id, m.revision)] = page.items;
+  ).then((pages) => {
+    const seeded: Record<string, NonNullable<(typeof pages)[number]>["items"]> = {};
+    verified.forEach((m, i) => {
+      const page = pages[i];
+      if (page) seeded[evidenceSeedKey(m.id, m.revision)] = page.items;
+    });
+    return seeded;
   });
   return {
-    events: events ? { events: events.items, nextCursor: events.nextCursor } : null,
-    evidence: seeded,
-    messages,
-    relay: deal.brandId === user.id ? relayStatus() : null,
+    events: listDealEvents(db, user, deal.id, { limit: 50 })
+      .then((page) => ({ events: page.items, nextCursor: page.nextCursor }))
+      .catch(() => null),
+    evidence,
+    messages: listMessages(db, user, deal.id, { limit: 30 }).catch(() => null),
+    relay: brand ? relayStatus() : null,
+    funding:
+      brand && deal.status === "unfunded"
+        ? getFundingTermsFromDatabase(db, user, deal.id)
+            .then((funding) => (funding ? { termsVersion: deal.termsVersion, funding } : null))
+            .catch(() => null)
+        : null,
+    reputation,
   };
+}
+
+/** The on-chain reputation of each wallet the page shows, each bounded by REPUTATION_WAIT_MS. */
+function reputationSeed(deal: DealDetailJson): DealPageSeed["reputation"] {
+  const wallets = new Set<string>();
+  if (deal.creator?.walletAddress) wallets.add(deal.creator.walletAddress.toLowerCase());
+  for (const m of deal.milestones)
+    if (m.settlement?.recipient) wallets.add(m.settlement.recipient.toLowerCase());
+  const seed: DealPageSeed["reputation"] = {};
+  for (const wallet of wallets) seed[wallet] = within(readReputation(wallet as `0x${string}`));
+  return seed;
+}
+
+/** `read`'s answer, or null when it fails or takes longer than REPUTATION_WAIT_MS. */
+function within(read: Promise<Reputation>): Promise<Reputation | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), REPUTATION_WAIT_MS);
+  });
+  return Promise.race([read.catch(() => null), late]).finally(() => clearTimeout(timer));
 }

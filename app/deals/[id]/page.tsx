@@ -11,14 +11,15 @@ import { loadDealSeed } from "./load-deal-seed";
 export const metadata: Metadata = { title: "Deal" };
 
 // /deals/:id – one deal, for its brand, its creator, or a creator who may take it, rendered
-// on the server with the deal, its activity log and its evidence (the first HTML holds them). A deal that does not exist, or that
+// on the server with the deal; its panels' data streams in behind it. A deal that does not exist, or that
 // the caller may not see, is a real 404; a visitor signed out is asked to sign in.
 export default async function DealRoute({ params }: { params: Promise<{ id: string }> }) {
   const page = await loadDealPage(params, (id) => `/deals/${id}`);
   if ("prompt" in page) return page.prompt;
-  // The activity log and the evidence come with the HTML (one parallel pass on the server),
-  // not from client fetches after it: the panels render at once and only poll for changes.
-  const seed = await loadDealSeed(await getDb(), page.user, page.deal);
+  // The panels' data (activity, evidence, messages, funding terms, reputation) is started
+  // here and streamed with the HTML, not awaited: the title and the milestones go out first,
+  // each panel follows as its part arrives (Suspense), and the panels fetch only to update.
+  const seed = loadDealSeed(await getDb(), page.user, page.deal);
   return (
     <DemoGate>
       <DealPageSeedProvider seed={seed}>
