@@ -580,12 +580,26 @@ export const endpoints: Endpoint[] = [
     auth: true,
     body: addressBody,
     summary:
-      "Local chain only: 1,000 test USDC and gas for a brand's wallet, to fund escrows with one click.",
+      "Local chain only: 1,000 test USDC and gas for a brand's wallet, to fund escrows with one click. Answers 202 with `poll` when the chain has not confirmed the mint within CHAIN_BUDGET_SECONDS (reconcile finishes it).",
     responseSchema: testFundsResponse,
     errors: [
       "403 faucet_disabled (not the local chain)",
       "502 chain_unavailable",
       "503 not_configured",
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/faucet/test-usdc",
+    tag: "Escrow",
+    auth: true,
+    query: addressBody,
+    summary:
+      "Local chain only: the caller's latest mint to this address as it stands (what a 202's `poll` names): its status follows its transaction, which reconcile finishes. Sends nothing.",
+    responseSchema: testFundsResponse,
+    errors: [
+      "403 faucet_disabled (not the local chain)",
+      "404 not_found (no mint there by this caller)",
     ],
   },
   {

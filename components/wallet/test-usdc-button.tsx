@@ -12,7 +12,14 @@ import { useChainInfo } from "./wallet-provider";
 // address through POST /api/faucet/test-usdc, so a brand can fund an escrow with one click.
 // Renders nothing on other chains.
 
-type Minted = { address: string; amount: string; txHash: string; explorerUrl: string | null };
+type Minted = {
+  address: string;
+  amount: string;
+  txHash: string;
+  explorerUrl: string | null;
+  /** Not `confirmed` when the chain was slow (202): the mint is on its way. */
+  status: string;
+};
 
 export function TestUsdcButton({
   address,
@@ -73,7 +80,7 @@ export function TestUsdcButton({
       </div>
       {state.step === "done" && (
         <span className="small ok-text" role="status" data-testid="test-usdc-result">
-          Received{" "}
+          {state.minted.status === "confirmed" ? "Received" : "Sent (on its way)"}{" "}
           {Number(state.minted.amount).toLocaleString("en-US", { minimumFractionDigits: 2 })} test
           USDC.{" "}
           <a href={state.minted.explorerUrl ?? txUrl(info, state.minted.txHash)}>

@@ -662,6 +662,15 @@ describe("documented responses: chain, sandbox, demo and operations", () => {
       await call(testUsdcRoute.POST, { token: brand.token, body: { address } }),
     );
     expect(minted.address).toBe(address);
+    const mintState = expectDocumented(
+      "GET",
+      "/api/faucet/test-usdc",
+      await call(testUsdcRoute.GET, {
+        token: brand.token,
+        path: `/api/faucet/test-usdc?address=${address}`,
+      }),
+    );
+    expect(mintState.txHash).toBe(minted.txHash);
     const drip = expectDocumented(
       "POST",
       "/api/faucet/drip",

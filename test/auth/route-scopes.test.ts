@@ -139,6 +139,7 @@ const BODIES: Record<string, unknown> = {
 const QUERIES: Record<string, string> = {
   "DELETE /api/profile/handles": "?platform=sandbox",
   "GET /api/faucet/drip": `?address=${address}`,
+  "GET /api/faucet/test-usdc": `?address=${address}`,
 };
 
 /** The call for an operation: path parameters filled in (ids that exist nowhere). */

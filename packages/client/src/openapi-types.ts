@@ -406,9 +406,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Local chain only: the caller's latest mint to this address as it stands (what a 202's `poll` names): its status follows its transaction, which reconcile finishes. Sends nothing. */
+        get: operations["getFaucetTestUsdc"];
         put?: never;
-        /** Local chain only: 1,000 test USDC and gas for a brand's wallet, to fund escrows with one click. */
+        /** Local chain only: 1,000 test USDC and gas for a brand's wallet, to fund escrows with one click. Answers 202 with `poll` when the chain has not confirmed the mint within CHAIN_BUDGET_SECONDS (reconcile finishes it). */
         post: operations["postFaucetTestUsdc"];
         delete?: never;
         options?: never;
@@ -1730,6 +1731,16 @@ export interface components {
             status: "awaiting" | "underpaid" | "funded" | "returned";
             /** @description Where an over-payment, a deposit to a cancelled or expired deal, and every unreleased amount go back */
             refundAddress: string;
+        };
+        TestFunds: {
+            address: string;
+            amount: string;
+            txHash: string;
+            explorerUrl: string | null;
+            /** @enum {string} */
+            status: "pending" | "submitted" | "confirmed" | "failed";
+            /** @description 202 only (status pending or submitted): the mint is sent and the chain has not confirmed it within CHAIN_BUDGET_SECONDS; GET it for the mint's state (reconcile finishes it) */
+            poll?: string;
         };
         MilestoneDetail: {
             /** Format: uuid */
@@ -5175,6 +5186,85 @@ export interface operations {
             };
         };
     };
+    getFaucetTestUsdc: {
+        parameters: {
+            query: {
+                address: string;
+            };
+            header?: {
+                /** @description The API version to answer in (see /docs#changelog). Default: the version the API key is pinned to, else the current one (2026-11-24). An unknown version is refused with 400 invalid_request. */
+                "Milestone-Version"?: "2026-11-24" | "2026-06-01";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description { address, amount, txHash, explorerUrl, status, poll? } */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestFunds"];
+                };
+            };
+            /** @description 400 invalid_request (the query); 400 invalid_request (an unknown Milestone-Version header) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 401 unauthenticated | invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 403 faucet_disabled (not the local chain); 403 insufficient_scope (an API key without the read scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 404 not_found (no mint there by this caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 429 rate_limited (per API key and per user) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 500 internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postFaucetTestUsdc: {
         parameters: {
             query?: never;
@@ -5194,18 +5284,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { address, amount, txHash, explorerUrl } */
+            /** @description { address, amount, txHash, explorerUrl, status, poll? } */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        address: string;
-                        amount: string;
-                        txHash: string;
-                        explorerUrl: string | null;
-                    };
+                    "application/json": components["schemas"]["TestFunds"];
                 };
             };
             /** @description 400 invalid_json | invalid_request (the body); 400 invalid_request (an unknown Milestone-Version header) */
