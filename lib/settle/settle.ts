@@ -419,7 +419,7 @@ export const bulkSettleItem = z.object({
   outcome: z
     .enum(["paid", "submitted", "rejected", "already_paid", "refused"])
     .describe(
-      "paid | submitted (sent, not confirmed within the budget: poll) | rejected (the gate failed) | already_paid | refused (see error: not_found, forbidden, needs_decision, review_window_open, no_deliverable, settlement_in_progress, …)",
+      "paid | submitted (sent, not confirmed within the budget, or the node failed after the transfer was recorded: poll) | rejected (the gate failed) | already_paid | refused (see error: not_found, forbidden, needs_decision, review_window_open, no_deliverable, settlement_in_progress, …)",
     ),
   settlement: settlementSchema.optional(),
   poll: z.string().optional().describe("submitted only: the milestone's URL"),
@@ -436,6 +436,28 @@ export type BulkSettleResult = z.infer<typeof bulkSettleResponse>;
 
 /** POST /api/settle's answer: the single form's, or a bulk's per-item results. */
 export const settleAnswer = z.union([settleResponse, bulkSettleResponse]);
+
+/**
+ * A bulk item the chain failed under after its transfer was recorded (the node went away
+ * during the broadcast or the wait): it is on its way, not refused — reconcile (or settling
+ * again) finishes it with the same signed bytes. Its state as it stands, with the URL to poll;
+ * undefined when nothing was recorded (then the chain's refusal is the answer).
+ */
+async function sentMeanwhile(
+  db: Db,
+  caller: Caller,
+  milestoneId: string,
+): Promise<BulkSettleItem | undefined> {
+  const s = (await findSettleStart(db, caller, milestoneId))?.settlement;
+  if (!s || !(s.chainTxId || s.relayTaskId) || !["pending", "submitted"].includes(s.status))
+    return undefined;
+  return {
+    milestoneId,
+    outcome: "submitted",
+    settlement: settlementJson(s),
+    poll: `/api/milestones/${milestoneId}`,
+  };
+}
 
 /** How many milestones of one bulk settle are worked on at once. */
 const BULK_PARALLEL = 4;
@@ -476,6 +498,9 @@ export async function settleMany(
           outcome: "already_paid",
           settlement: (err.details as { settlement: SettlementJson }).settlement,
         };
+      const sent =
+        err.code === "chain_unavailable" && (await sentMeanwhile(db, caller, milestoneId));
+      if (sent) return sent;
       return { milestoneId, outcome: "refused", error: { code: err.code, message: err.message } };
     }
   };

@@ -5,9 +5,12 @@ import * as dealsRoute from "@/app/api/deals/route";
 import * as settleRoute from "@/app/api/settle/route";
 import { getDb } from "@/db/client";
 import { settlements } from "@/db/schema";
+import { chainConfig } from "@/lib/chain/config";
 import { reconcile } from "@/lib/settle/reconcile";
+import { withChainEnv } from "../helpers/chain-env";
 import { fundDeal } from "../helpers/fund-deal";
 import { call } from "../helpers/http";
+import { startRpcProxy } from "../helpers/rpc-proxy";
 import { makeUser, type TestUser } from "../helpers/users";
 import { launchRules, submit } from "../verify/fixtures";
 import { parties, settlementRows, transfersTo, usdcBalance } from "./fixtures";
@@ -126,6 +129,52 @@ describe("bulk settle", () => {
     expect(foreign.status).toBe(200);
     for (const r of foreign.body.results as Item[])
       expect(r).toMatchObject({ outcome: "refused", error: { code: "not_found" } });
+  });
+
+  it("a node that fails after an item's transfer was recorded: that item is submitted with its poll URL, not refused; reconcile pays it once", {
+    timeout: 120_000,
+  }, async () => {
+    const { brand, creator, wallet } = await parties();
+    const ids = await activeDeal(brand, creator, 2);
+    for (const id of ids) await submit(creator, id);
+    const proxy = await startRpcProxy(chainConfig().rpcUrl);
+    let results: Item[];
+    try {
+      // Every broadcast is cut off: the transfers are signed and recorded, never sent.
+      proxy.failing.add("eth_sendRawTransaction");
+      const res = await withChainEnv({ RPC_URL: proxy.url }, () =>
+        call(settleRoute.POST, { token: brand.token, body: { milestoneIds: ids } }),
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      results = res.body.results;
+    } finally {
+      await proxy.close();
+    }
+    for (const [i, id] of ids.entries()) {
+      const r = results[i] as Item & { poll?: string };
+      expect(r, JSON.stringify(r)).toMatchObject({
+        milestoneId: id,
+        outcome: "submitted",
+        poll: `/api/milestones/${id}`,
+      });
+      const [row] = await settlementRows(id);
+      expect(row?.chainTxId).toBeTruthy();
+      expect(r.settlement?.status).toBe(row?.status);
+      expect(["pending", "submitted"]).toContain(row?.status);
+    }
+    expect(await usdcBalance(wallet)).toBe(0n);
+
+    // The node is back: reconcile sends the recorded bytes; each is paid once.
+    const db = await getDb();
+    let owed = 0n;
+    for (const id of ids) {
+      const [row] = await settlementRows(id);
+      const report = await reconcile(db, { settlementId: row?.id });
+      expect(report.settlements.confirmed).toBe(1);
+      owed += row?.amountUnits ?? 0n;
+    }
+    expect(await transfersTo(wallet)).toHaveLength(2);
+    expect(await usdcBalance(wallet)).toBe(owed);
   });
 
   it("refuses a malformed bulk in the error envelope: none, more than 100, an id twice, not a UUID", async () => {

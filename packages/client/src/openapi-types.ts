@@ -5875,7 +5875,7 @@ export interface operations {
                         results: {
                             milestoneId: string;
                             /**
-                             * @description paid | submitted (sent, not confirmed within the budget: poll) | rejected (the gate failed) | already_paid | refused (see error: not_found, forbidden, needs_decision, review_window_open, no_deliverable, settlement_in_progress, …)
+                             * @description paid | submitted (sent, not confirmed within the budget, or the node failed after the transfer was recorded: poll) | rejected (the gate failed) | already_paid | refused (see error: not_found, forbidden, needs_decision, review_window_open, no_deliverable, settlement_in_progress, …)
                              * @enum {string}
                              */
                             outcome: "paid" | "submitted" | "rejected" | "already_paid" | "refused";
