@@ -42,12 +42,18 @@ export type RouteContext<U, B, Q, P> = {
 
 type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
-/** Reads at most `limit` bytes of a request body; more → 413 without buffering the rest. */
-export async function readBody(req: Request, limit = MAX_BODY_BYTES): Promise<string> {
-  const declared = Number(req.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  if (!req.body) return "";
-  const reader = req.body.getReader();
+/**
+ * Reads a stream whole, but refuses (`onTooLarge`, given the bytes received so far) as soon
+ * as more than `limit` bytes have arrived, and cancels the rest: whatever size a sender or a
+ * store declared, no more than the limit (and one chunk) is ever held in memory.
+ */
+export async function readAtMost(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+  onTooLarge: (received: number) => Error,
+): Promise<Buffer> {
+  if (!body) return Buffer.alloc(0);
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -56,11 +62,18 @@ export async function readBody(req: Request, limit = MAX_BODY_BYTES): Promise<st
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+      throw onTooLarge(size);
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
+}
+
+/** Reads at most `limit` bytes of a request body; more → 413 without buffering the rest. */
+export async function readBody(req: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  return new TextDecoder().decode(await readAtMost(req.body, limit, () => tooLarge(limit)));
 }
 
 function tooLarge(limit: number) {

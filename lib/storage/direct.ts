@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { DbOrTx } from "@/db/client";
 import { AppError } from "@/lib/errors";
+import { readAtMost } from "@/lib/http";
 import { reserveAttempt } from "@/lib/rate-limit";
 import type { ObjectStorage } from "./types";
 import { acceptedUploadTypes, maxUploadBytes, mib, uploadLimits, uploadTypes } from "./uploads";
@@ -116,8 +117,8 @@ export type ClaimedUpload = {
 
 /**
  * Reads back the caller's upload `id` (400 when there is none: never sent, expired and
- * removed, or not theirs). At most the largest upload's size is read; the caller then checks
- * it as any upload (prepareUpload).
+ * removed, or not theirs). At most the largest upload's size is read (413 past it, whatever
+ * size the store reported); the caller then checks it as any upload (prepareUpload).
  */
 export async function claimUpload(
   files: ObjectStorage,
@@ -134,7 +135,14 @@ export async function claimUpload(
     await files.delete(key).catch(() => {});
     throw tooLarge(obj.size, limit, "media");
   }
-  const bytes = new Uint8Array(await new Response(obj.body).arrayBuffer());
+  // Read with the cap as the bytes arrive: a store whose size understates the object (or an
+  // object grown since) never gets more than the limit into memory.
+  const bytes = await readAtMost(obj.body, limit, (received) =>
+    tooLarge(received, limit, "media"),
+  ).catch(async (err) => {
+    await files.delete(key).catch(() => {});
+    throw err;
+  });
   return {
     bytes,
     type: obj.contentType,

@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/errors";
-import { MAX_BODY_BYTES } from "@/lib/http";
+import { MAX_BODY_BYTES, readAtMost } from "@/lib/http";
 import { maxUploadBytes } from "@/lib/storage/uploads";
 
 // A multipart/form-data body with a file (a draft's media, a message's attachment), read
@@ -19,21 +19,8 @@ async function readBytes(req: Request, limit: number): Promise<Buffer> {
       `An upload may be at most ${Math.round(((limit - FORM_OVERHEAD) / 1024 / 1024) * 10) / 10} MB.`,
     );
   if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  if (!req.body) return Buffer.alloc(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+  // A Content-Length that says less than is sent does not get more read: cut off at the limit.
+  return readAtMost(req.body, limit, tooLarge);
 }
 
 /** The request's multipart form (400 when it cannot be read as one). */

@@ -6,6 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv, productionProblems, resetEnvCache } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { storageFromEnv } from "@/lib/storage";
+import { claimUpload } from "@/lib/storage/direct";
+import { FORM_OVERHEAD, readUploadForm } from "@/lib/storage/form";
 import { LocalStorage } from "@/lib/storage/local";
 import { S3Storage } from "@/lib/storage/s3";
 import { requestedRange } from "@/lib/storage/serve";
@@ -116,6 +118,7 @@ afterAll(async () => {
 });
 afterEach(() => {
   delete process.env.UPLOAD_MAX_IMAGE_BYTES;
+  delete process.env.UPLOAD_MAX_VIDEO_BYTES;
   resetEnvCache();
 });
 
@@ -336,5 +339,67 @@ describe("the Range header a media route serves", () => {
     expect(requestedRange(req({}))).toBeUndefined();
     // If-Range asks "only if unchanged": these responses carry no validator, so send it whole.
     expect(requestedRange(req({ range: "bytes=0-1", "if-range": '"etag"' }))).toBeUndefined();
+  });
+});
+
+describe("an upload over the limit whose declared size lies", () => {
+  /** A body of `total` bytes in 1 KiB chunks, counting how many were pulled from it. */
+  function counted(total: number) {
+    const pulled = { bytes: 0, cancelled: false };
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled.bytes >= total) return controller.close();
+        pulled.bytes += 1024;
+        controller.enqueue(new Uint8Array(1024));
+      },
+      cancel() {
+        pulled.cancelled = true;
+      },
+    });
+    return { body, pulled };
+  }
+  const LIMIT = 4096;
+  const limits = () => {
+    process.env.UPLOAD_MAX_IMAGE_BYTES = String(LIMIT);
+    process.env.UPLOAD_MAX_VIDEO_BYTES = String(LIMIT);
+    resetEnvCache();
+  };
+
+  it("a direct upload the store says is 10 bytes: refused at the limit as the bytes arrive (413), and removed", async () => {
+    limits();
+    const { body, pulled } = counted(1024 * 1024);
+    const removed: string[] = [];
+    const store: ObjectStorage = {
+      driver: "s3",
+      put: async () => {},
+      get: async () => ({ body, contentType: "video/mp4", size: 10 }),
+      delete: async (key) => {
+        removed.push(key);
+      },
+    };
+    const id = "00000000-0000-4000-8000-000000000000.mp4";
+    const err = await refusal(claimUpload(store, { id: "u1" }, id));
+    expect(err.status).toBe(413);
+    expect(err.code).toBe("payload_too_large");
+    expect(err.details).toMatchObject({ limit: LIMIT });
+    // Read up to the limit and one chunk past it, then the rest was never asked for.
+    expect(pulled.bytes).toBeLessThanOrEqual(LIMIT + 2 * 1024);
+    expect(pulled.cancelled).toBe(true);
+    expect(removed).toEqual([`incoming/u1/${id}`]);
+  });
+
+  it("a form whose Content-Length says 100 bytes and sends a megabyte: refused at the limit (413)", async () => {
+    limits();
+    const { body, pulled } = counted(1024 * 1024);
+    const req = new Request("http://app.test/upload", {
+      method: "POST",
+      body,
+      headers: { "content-type": "multipart/form-data; boundary=x", "content-length": "100" },
+      duplex: "half",
+    } as RequestInit);
+    const err = await refusal(readUploadForm(req));
+    expect(err.status).toBe(413);
+    expect(err.code).toBe("payload_too_large");
+    expect(pulled.bytes).toBeLessThanOrEqual(LIMIT + FORM_OVERHEAD + 2 * 1024);
   });
 });
