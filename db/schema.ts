@@ -900,6 +900,11 @@ export const settlements = pgTable(
     revision: integer("revision").notNull(),
     status: text("status").$type<TxStatus>().notNull().default("pending"),
     txHash: text("tx_hash"),
+    /**
+     * The index, in `txHash`'s receipt, of the escrow's Released event that paid it: one
+     * transaction releases many milestones (releaseBatch), each with its own event.
+     */
+    logIndex: integer("log_index"),
     chainTxId: uuid("chain_tx_id").references(() => chainTransactions.id),
     /**
      * A relayed release's signature. The escrow releases a milestone at most once, so a

@@ -102,6 +102,7 @@ const confirmStatement = reusable((db) =>
     .set({
       status: "confirmed",
       txHash: setTo("txHash"),
+      logIndex: setTo("logIndex"),
       error: null,
       // Nothing is left to do on it: the lease goes with the payment.
       leaseExpiresAt: null,
@@ -113,12 +114,17 @@ const confirmStatement = reusable((db) =>
     .prepare("confirm_settlement"),
 );
 
+/**
+ * The settlement is paid by `txHash`, whose receipt's log `logIndex` is its Released event
+ * (null when the release was not read from a receipt).
+ */
 export async function confirmSettlement(
   tx: DbOrTx,
   id: string,
   txHash: string | null,
+  logIndex: number | null,
 ): Promise<Settlement | undefined> {
-  const [row] = await confirmStatement(tx, { id, txHash, now: nowIso() });
+  const [row] = await confirmStatement(tx, { id, txHash, logIndex, now: nowIso() });
   return row;
 }
 

@@ -94,6 +94,13 @@ export const settlementSchema = z
     scoreUsed: score,
     recipient: z.string(),
     txHash: z.string().nullable(),
+    logIndex: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        "The escrow's Released event for this milestone in txHash's receipt: one transaction may pay several settlements",
+      ),
     status: z.enum(txStatuses),
     explorerUrl: z.string().nullable(),
     reputationTxHash: z.string().nullable(),
@@ -343,6 +350,7 @@ export function settlementJson(s: Settlement): SettlementJson {
     scoreUsed: bpsToScore(s.scoreBps),
     recipient: s.recipient,
     txHash: s.txHash,
+    logIndex: s.logIndex,
     status: s.status,
     explorerUrl: s.txHash ? explorerTxUrl(s.chainId, s.txHash) : null,
     reputationTxHash: s.reputationTxHash,

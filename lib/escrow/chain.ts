@@ -1,11 +1,13 @@
 import {
   type AbiEvent,
   type Address,
+  decodeErrorResult,
   encodeFunctionData,
   getAddress,
   type Hex,
   isAddressEqual,
   parseEventLogs,
+  type TransactionReceipt,
   toEventSelector,
   zeroAddress,
 } from "viem";
@@ -176,7 +178,13 @@ export async function findRelease(
   key: Hex,
   index: number,
   fromBlock: bigint | null,
-): Promise<{ txHash: Hex; payout: bigint; refund: bigint; verdictHash: Hex } | null> {
+): Promise<{
+  txHash: Hex;
+  logIndex: number;
+  payout: bigint;
+  refund: bigint;
+  verdictHash: Hex;
+} | null> {
   const events = await escrowEvents(key, fromBlock);
   for (const e of events) {
     if (e.eventName !== "Released") continue;
@@ -184,10 +192,41 @@ export async function findRelease(
     if (a.index === BigInt(index))
       return {
         txHash: e.transactionHash,
+        logIndex: e.logIndex,
         payout: a.payout,
         refund: a.refund,
         verdictHash: a.verdictHash,
       };
+  }
+  return null;
+}
+
+/**
+ * What a release transaction's receipt says about milestone `index` of the deal under `key`:
+ * released (the log index of its Released event), skipped by a batch (the escrow's refusal,
+ * by name), or nothing (the milestone was not in it).
+ */
+export function releaseInReceipt(
+  receipt: Pick<TransactionReceipt, "logs">,
+  key: Hex,
+  index: number,
+): { logIndex: number } | { skipped: string } | null {
+  const escrow = requireEscrow();
+  const events = parseEventLogs({
+    abi: milestoneEscrowAbi,
+    logs: receipt.logs.filter((l) => isAddressEqual(l.address, escrow)),
+    eventName: ["Released", "ReleaseSkipped"],
+  });
+  for (const e of events) {
+    if (e.args.dealKey.toLowerCase() !== key.toLowerCase() || e.args.index !== BigInt(index))
+      continue;
+    if (e.eventName === "Released") return { logIndex: e.logIndex };
+    const reason = e.args.reason as Hex;
+    try {
+      return { skipped: decodeErrorResult({ abi: milestoneEscrowAbi, data: reason }).errorName };
+    } catch {
+      return { skipped: reason.slice(0, 10) };
+    }
   }
   return null;
 }
@@ -208,6 +247,22 @@ export const escrowCall = {
       abi: milestoneEscrowAbi,
       functionName: "release",
       args: [key, BigInt(index), payout, verdictHash],
+    }),
+  /** Several releases in one transaction; an item the escrow refuses is skipped, not fatal. */
+  releaseBatch: (
+    items: ReadonlyArray<{ key: Hex; index: number; payout: bigint; verdictHash: Hex }>,
+  ) =>
+    encodeFunctionData({
+      abi: milestoneEscrowAbi,
+      functionName: "releaseBatch",
+      args: [
+        items.map((i) => ({
+          dealKey: i.key,
+          index: BigInt(i.index),
+          payout: i.payout,
+          verdictHash: i.verdictHash,
+        })),
+      ],
     }),
   releaseWithSig: (
     key: Hex,

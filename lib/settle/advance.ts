@@ -1,4 +1,5 @@
-import type { Hex } from "viem";
+import { type Hex, parseEventLogs, type TransactionReceipt } from "viem";
+import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import type { Db, Tx } from "@/db/client";
 import { lockDeal } from "@/db/queries/escrow";
 import {
@@ -24,11 +25,17 @@ import {
 import { settlementJson } from "@/lib/deals/serialize";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { escrowKey, findRelease, readEscrowMilestone } from "@/lib/escrow/chain";
+import { escrowKey, findRelease, readEscrowMilestone, releaseInReceipt } from "@/lib/escrow/chain";
 import { MilestoneState } from "@/lib/escrow/onchain";
 import { recordEvent } from "@/lib/events/events";
+import { log } from "@/lib/log";
 import { unitsToDecimal } from "@/lib/money";
-import { type ReleaseTarget, releaseTarget, submitPayment } from "@/lib/settle/payment";
+import {
+  isReleaseBatch,
+  type ReleaseTarget,
+  releaseTarget,
+  submitPayment,
+} from "@/lib/settle/payment";
 import { recordReputationAfterResponse } from "@/lib/settle/reputation";
 
 // Moves one settlement forward to `confirmed`, from wherever it stopped. The caller
@@ -46,13 +53,15 @@ async function reload(db: Db, id: string): Promise<Settlement> {
 }
 
 /**
- * Records the confirmed payment: settlement, milestone and (when all are paid) deal.
+ * Records the confirmed payment: settlement (paid by `txHash`, its Released event at
+ * `logIndex` in that receipt), milestone and (when all are paid) deal.
  * `alongside`: the caller's own write, sent with these (e.g. the transaction's outcome).
  */
 async function markPaid(
   db: Db,
   s: Settlement,
   txHash: string | null,
+  logIndex: number | null,
   alongside?: (tx: Tx) => Promise<unknown>,
 ): Promise<Settlement> {
   return db.transaction(async (tx) => {
@@ -66,7 +75,7 @@ async function markPaid(
     // this one included.
     const [deal, done, paid, completed] = await Promise.all([
       lockDeal(tx, s.dealId),
-      confirmSettlement(tx, s.id, txHash ?? s.txHash),
+      confirmSettlement(tx, s.id, txHash ?? s.txHash, logIndex),
       markMilestoneSettled(tx, s.milestoneId, refundOnly ? "refunded" : "paid"),
       completeDealIfDone(tx, s.dealId),
       alongside?.(tx),
@@ -169,7 +178,7 @@ async function followRelayTask(db: Db, s: Settlement): Promise<Settlement> {
       if (!receipt) throw chainUnavailable(new Error("the relayed transaction has no receipt yet"));
       if (receipt.status !== "success")
         return (await finishFromEscrow(db, s)) ?? markFailed(db, s, "relayed transaction reverted");
-      return markPaid(db, s, task.txHash);
+      return markPaid(db, s, task.txHash, singleReleaseLog(receipt));
     }
     if (Date.now() > deadline) stillPending(s);
     await new Promise((r) => setTimeout(r, 1_000));
@@ -185,7 +194,7 @@ async function followRelayTask(db: Db, s: Settlement): Promise<Settlement> {
 async function escrowOutcome(
   db: Db,
   s: Settlement,
-): Promise<{ released: string } | { refunded: true } | null> {
+): Promise<{ released: string; logIndex: number } | { refunded: true } | null> {
   const { deal, milestone } = await releaseTarget(db, s);
   const index = milestone.position;
   const { state } = await readEscrowMilestone(escrowKey(deal), index);
@@ -193,13 +202,23 @@ async function escrowOutcome(
   if (state !== MilestoneState.Released) return null;
   const release = await findRelease(escrowKey(deal), index, deal.fundedBlock);
   if (!release) throw new Error(`milestone ${milestone.id} is released but its event is missing`);
-  return { released: release.txHash };
+  return { released: release.txHash, logIndex: release.logIndex };
+}
+
+/** The log index of the Released event in a single release's receipt (it has exactly one). */
+function singleReleaseLog(receipt: Pick<TransactionReceipt, "logs">): number | null {
+  const [released] = parseEventLogs({
+    abi: milestoneEscrowAbi,
+    logs: receipt.logs,
+    eventName: "Released",
+  });
+  return released?.logIndex ?? null;
 }
 
 async function finishFromEscrow(db: Db, s: Settlement): Promise<Settlement | null> {
   const outcome = await escrowOutcome(db, s);
   if (!outcome) return null;
-  if ("released" in outcome) return markPaid(db, s, outcome.released);
+  if ("released" in outcome) return markPaid(db, s, outcome.released, outcome.logIndex);
   return markFailed(db, s, "the milestone was refunded to the brand after the deadline");
 }
 
@@ -236,34 +255,102 @@ async function sendFresh(db: Db, s: Settlement, known: Known): Promise<Settlemen
   let paidAtOnce: Settlement | undefined;
   const done = await broadcastAndAwait(db, recorded, known.waitMs, async (receipt) => {
     let confirmed: ChainTransaction | undefined;
-    paidAtOnce = await markPaid(db, linked, recorded.hash, async (tx) => {
-      confirmed = await recordReceipt(tx, recorded.id, receipt);
-    });
+    paidAtOnce = await markPaid(
+      db,
+      linked,
+      recorded.hash,
+      singleReleaseLog(receipt),
+      async (tx) => {
+        confirmed = await recordReceipt(tx, recorded.id, receipt);
+      },
+    );
     return confirmed as ChainTransaction;
   });
   return paidAtOnce ?? finishTransaction(db, linked, done);
 }
 
+/**
+ * The settlement's transaction has an outcome (or not yet). Confirmed: its receipt says
+ * where this milestone's Released event is — a batch (releaseBatch) may instead have skipped
+ * it. Reverted: perhaps another transaction released it meanwhile. A batch that skipped the
+ * milestone or reverted as a whole is not the end of it: the escrow is asked, and a milestone
+ * still locked is sent again on its own (retryAlone: a failed batch is split into single
+ * releases, each settlement retried by whoever advances it).
+ */
 async function finishTransaction(
   db: Db,
   s: Settlement,
   done: Awaited<ReturnType<typeof resumeTransaction>>,
+  known: Known = {},
 ): Promise<Settlement> {
-  if (done.status === "confirmed") return markPaid(db, s, done.hash);
+  if (done.status === "confirmed") {
+    if (!isReleaseBatch(done)) {
+      const receipt =
+        known.sent?.receipt?.transactionHash === done.hash
+          ? known.sent.receipt
+          : await pollReceipt(done.hash as Hex, 0).catch(() => null);
+      return markPaid(db, s, done.hash, receipt ? singleReleaseLog(receipt) : null);
+    }
+    const receipt =
+      known.sent?.receipt?.transactionHash === done.hash
+        ? known.sent.receipt
+        : await pollReceipt(done.hash as Hex, 0);
+    if (!receipt) return (await finishFromEscrow(db, s)) ?? stillPending(await reload(db, s.id));
+    const target = known.target ?? (await releaseTarget(db, s));
+    const found = releaseInReceipt(receipt, escrowKey(target.deal), target.milestone.position);
+    if (found && "logIndex" in found) return markPaid(db, s, done.hash, found.logIndex);
+    return retryAlone(
+      db,
+      s,
+      found ? `skipped by its batch (${found.skipped})` : "not in its batch",
+      known,
+    );
+  }
   if (done.status === "failed") {
     // Reverted: perhaps because another transaction already released it.
     const finished = await finishFromEscrow(db, s);
     if (finished) return finished;
+    if (isReleaseBatch(done)) return retryAlone(db, s, done.error ?? "its batch failed", known);
     return markFailed(db, s, done.error ?? "transaction failed");
   }
   return stillPending(await reload(db, s.id));
 }
 
 /**
+ * Its batch did not release this settlement's milestone: recorded as failed with the reason,
+ * then advanced again as any failed settlement is — the escrow is asked first (another
+ * transaction may have released it), else a release of its own is sent.
+ */
+async function retryAlone(db: Db, s: Settlement, why: string, known: Known): Promise<Settlement> {
+  log.warn("a batched release did not pay this settlement; retrying it alone", {
+    settlementId: s.id,
+    why,
+  });
+  await markSettlementFailed(db, s.id, why);
+  return progress(
+    db,
+    { ...s, status: "failed", error: why },
+    { target: known.target, waitMs: known.waitMs },
+  );
+}
+
+/**
  * What the caller already has: the deal and milestone, a gas estimate under way; and how
  * long it may wait for a receipt (default TX_RECEIPT_TIMEOUT_SECONDS).
  */
-type Known = { target?: ReleaseTarget; estimate?: GasEstimate; waitMs?: number };
+type Known = {
+  target?: ReleaseTarget;
+  estimate?: GasEstimate;
+  waitMs?: number;
+  /**
+   * The settlement's transaction as its sender just left it (a batch: lib/settle/batch.ts),
+   * with its receipt when it has one: not resumed or read again.
+   */
+  sent?: SentTransaction;
+};
+
+/** A settlement's transaction as its sender just left it, with its receipt when it has one. */
+export type SentTransaction = { tx: ChainTransaction; receipt?: TransactionReceipt };
 
 async function progress(db: Db, start: Settlement, known: Known = {}): Promise<Settlement> {
   let s = start;
@@ -277,9 +364,10 @@ async function progress(db: Db, start: Settlement, known: Known = {}): Promise<S
   }
   if (s.relayTaskId && !s.chainTxId) return followRelayTask(db, s);
   if (!s.chainTxId) throw new Error(`settlement ${s.id} is ${s.status} without a transaction`);
+  if (known.sent?.tx.id === s.chainTxId) return finishTransaction(db, s, known.sent.tx, known);
   const chainTx = await getChainTransaction(db, s.chainTxId);
   if (!chainTx) throw new Error(`settlement ${s.id} lost its transaction ${s.chainTxId}`);
-  return finishTransaction(db, s, await resumeTransaction(db, chainTx, known.waitMs));
+  return finishTransaction(db, s, await resumeTransaction(db, chainTx, known.waitMs), known);
 }
 
 /**
@@ -301,6 +389,8 @@ export async function advanceSettlement(
     estimate?: GasEstimate;
     /** How long to wait for the release's receipt (a request's budget); then stillPending. */
     waitMs?: number;
+    /** Its transaction as a batch's sender just left it (lib/settle/batch.ts). */
+    sent?: SentTransaction;
     /**
      * Called with the settlement when it was already confirmed before this call could do
      * anything (another caller paid it meanwhile); its result is thrown. A settle request

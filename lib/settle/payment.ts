@@ -98,6 +98,52 @@ function linkTo(settlementId: string): PipelinedLink {
   return { beside: (tx, row) => linkSettlement(tx, settlementId, row) };
 }
 
+/** What a batch transaction's purpose starts with (lib/settle/batch.ts). */
+export const RELEASE_BATCH_PURPOSE = "release-batch";
+
+/** Whether a chain transaction is a releaseBatch of several settlements. */
+export const isReleaseBatch = (t: Pick<ChainTransaction, "purpose">) =>
+  t.purpose.startsWith(RELEASE_BATCH_PURPOSE);
+
+/**
+ * Records one releaseBatch transaction for several fresh direct settlements (each with its
+ * lease held by the caller), linking every one of them to it in the transaction that records
+ * it: they are `submitted` together, and a crash leaves rows reconcile finishes as any
+ * release. Nothing is sent yet (lib/settle/batch.ts broadcasts it).
+ */
+export async function submitReleaseBatch(
+  db: Db,
+  items: ReadonlyArray<{ settlement: Settlement; target: ReleaseTarget }>,
+): Promise<ChainTransaction> {
+  const config = chainConfig();
+  const escrow = requireEscrow(config);
+  const calls = items.map(({ settlement: s, target }) => {
+    if (!s.verdictHash) throw new Error(`settlement ${s.id} has no verdict hash`);
+    return {
+      key: escrowKey(target.deal),
+      index: target.milestone.position,
+      payout: s.amountUnits,
+      verdictHash: s.verdictHash as Hex,
+    };
+  });
+  return recordTransaction(
+    db,
+    requireTreasury(config),
+    {
+      to: escrow,
+      data: escrowCall.releaseBatch(calls),
+      purpose: `${RELEASE_BATCH_PURPOSE}:${items.length}`,
+    },
+    async (tx, row) => {
+      const linked = await Promise.all(
+        items.map(({ settlement: s }) => linkSettlement(tx, s.id, row)),
+      );
+      // Recorded but not linked cannot happen; if it did, nothing is committed.
+      if (linked.includes(false)) throw new Error("a batched settlement could not be linked");
+    },
+  );
+}
+
 /**
  * Starts the release of a settlement that has none under way (`pending`, or `failed` after
  * a revert that moved nothing). The caller has checked the milestone is still locked in

@@ -34,6 +34,7 @@ import {
   leaseSeconds,
   requestWaitMs,
 } from "@/lib/settle/advance";
+import { type Claimed, ReleaseQueue } from "@/lib/settle/batch";
 import { changesRequested, sentBackForChanges } from "@/lib/settle/change-requests";
 import { estimateRelease } from "@/lib/settle/payment";
 import { decisionVerdictJson, reviewWindow, verdictOfSettlement } from "@/lib/settle/review";
@@ -279,8 +280,18 @@ export async function settleMilestone(
   db: Db,
   caller: Caller,
   input: SettleInput,
-  /** `waitMs`: how long to wait for the release's receipt (default: requestWaitMs()). */
-  opts: { verifier?: VerifierOptions; waitMs?: number } = {},
+  /**
+   * `waitMs`: how long to wait for the release's receipt (default: requestWaitMs()).
+   * `batch`: a bulk settle's ReleaseQueue (lib/settle/batch.ts). `pay` pays a direct
+   * settlement this call has just claimed (lease held) instead of a release of its own, and
+   * answers as advanceSettlement does; `passed` says this call will not use it (it advances
+   * a settlement already under way on its own).
+   */
+  opts: {
+    verifier?: VerifierOptions;
+    waitMs?: number;
+    batch?: { pay: (claimed: Claimed) => Promise<Settlement>; passed: () => void };
+  } = {},
 ): Promise<SettleResult> {
   // The milestone, its deal, its settlement, and the decision and verdict on its revision:
   // one statement.
@@ -380,15 +391,19 @@ export async function settleMilestone(
   const waitMs = opts.waitMs ?? requestWaitMs();
   let paid: Settlement;
   try {
-    paid = await advanceSettlement(db, settlement.id, {
-      leaseHeld,
-      created,
-      target: { deal, milestone },
-      estimate,
-      waitMs,
-      // A concurrent caller that finds the payment done by another answers as any later one.
-      alreadyConfirmed: alreadySettled,
-    });
+    const batched = created && input.via === "direct" ? opts.batch : undefined;
+    if (!batched) opts.batch?.passed();
+    paid = batched
+      ? await batched.pay({ settlement: created as Settlement, target: { deal, milestone } })
+      : await advanceSettlement(db, settlement.id, {
+          leaseHeld,
+          created,
+          target: { deal, milestone },
+          estimate,
+          waitMs,
+          // A concurrent caller that finds the payment done by another answers as any later one.
+          alreadyConfirmed: alreadySettled,
+        });
   } catch (err) {
     if (!isStillPending(err)) throw err;
     const sent = settlement;
@@ -459,15 +474,18 @@ async function sentMeanwhile(
   };
 }
 
-/** How many milestones of one bulk settle are worked on at once. */
+/** How many milestones of one bulk settle are verified and claimed at once. */
 const BULK_PARALLEL = 4;
 
 /**
  * POST /api/settle with `milestoneIds`: each milestone settled exactly as the single form
  * would (the same caller checks, owner filters, gate, claim and lease: a milestone is paid
- * once whoever else settles it meanwhile), a few at a time, all within one chain budget
- * (requestWaitMs() from the start: a release still unconfirmed then is `submitted`, for
- * reconcile to finish). Each gets its own outcome; one refused does not stop the others.
+ * once whoever else settles it meanwhile), a few claimed at a time, all within one chain
+ * budget (requestWaitMs() from the start: a release still unconfirmed then is `submitted`,
+ * for reconcile to finish). The direct settlements it creates are paid together, in one
+ * releaseBatch transaction per RELEASES_PER_TX (lib/settle/batch.ts), not one each; a
+ * settlement found under way is advanced on its own as before. Each gets its own outcome; one
+ * refused does not stop the others.
  */
 export async function settleMany(
   db: Db,
@@ -476,16 +494,48 @@ export async function settleMany(
   opts: { verifier?: VerifierOptions } = {},
 ): Promise<BulkSettleResult> {
   const deadline = Date.now() + requestWaitMs();
-  const results: BulkSettleItem[] = new Array(input.milestoneIds.length);
-  let next = 0;
+  const queue = new ReleaseQueue(db, input.milestoneIds.length, deadline);
+  // BULK_PARALLEL items verify and claim at once; an item waiting for its batch gives its
+  // place to the next, and leaves the queue (once) when it queued nothing.
+  let free = BULK_PARALLEL;
+  const waiting: Array<() => void> = [];
+  const acquire = async () => {
+    if (free > 0) free--;
+    else await new Promise<void>((r) => waiting.push(r));
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else free++;
+  };
   const one = async (milestoneId: string): Promise<BulkSettleItem> => {
+    await acquire();
+    // Once it is known whether this item queues a release (or on its end), its place goes to
+    // the next item; an item that queues nothing leaves the queue.
+    let decided = false;
+    const decide = (queues: boolean) => {
+      if (decided) return;
+      decided = true;
+      release();
+      if (!queues) queue.leave();
+    };
     try {
       const r = await settleMilestone(
         db,
         caller,
         { milestoneId, via: input.via, minScore: input.minScore },
-        { ...opts, waitMs: Math.max(0, deadline - Date.now()) },
-      );
+        {
+          ...opts,
+          waitMs: Math.max(0, deadline - Date.now()),
+          batch: {
+            pay: (claimed) => {
+              decide(true);
+              return queue.add(claimed);
+            },
+            passed: () => decide(false),
+          },
+        },
+      ).finally(() => decide(false));
       if (r.outcome === "rejected") return { milestoneId, outcome: "rejected" };
       if (r.outcome === "submitted")
         return { milestoneId, outcome: "submitted", settlement: r.settlement, poll: r.poll };
@@ -504,10 +554,5 @@ export async function settleMany(
       return { milestoneId, outcome: "refused", error: { code: err.code, message: err.message } };
     }
   };
-  const worker = async () => {
-    for (let i = next++; i < input.milestoneIds.length; i = next++)
-      results[i] = await one(input.milestoneIds[i] as string);
-  };
-  await Promise.all(Array.from({ length: BULK_PARALLEL }, worker));
-  return { results };
+  return { results: await Promise.all(input.milestoneIds.map(one)) };
 }

@@ -23,6 +23,7 @@ const settlement = (patch: Partial<SettlementJson>): SettlementJson => ({
   scoreUsed: 0.92,
   recipient: "0x0000000000000000000000000000000000000001",
   txHash: null,
+  logIndex: null,
   status: "pending",
   explorerUrl: null,
   reputationTxHash: null,

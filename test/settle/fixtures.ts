@@ -1,11 +1,18 @@
 import { eq } from "drizzle-orm";
-import { type Address, parseEventLogs } from "viem";
+import { type Address, type Hex, parseEventLogs, type TransactionReceipt } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { mockUsdcAbi } from "@/contracts/artifacts";
+import { expect } from "vitest";
+import * as acceptRoute from "@/app/api/deals/[id]/accept/route";
+import * as dealsRoute from "@/app/api/deals/route";
+import { milestoneEscrowAbi, mockUsdcAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
-import { settlements } from "@/db/schema";
+import { deals, milestones, type Settlement, settlements } from "@/db/schema";
 import { chainConfig, publicClient } from "@/lib/chain/config";
+import { escrowKey } from "@/lib/escrow/chain";
+import { fundDeal } from "../helpers/fund-deal";
+import { call } from "../helpers/http";
 import { makeUser, type TestUser } from "../helpers/users";
+import { launchRules } from "../verify/fixtures";
 
 // Parties for settlement tests: a brand, and a creator with a wallet of its own that no
 // other test touches, so its on-chain balance tells exactly what was paid.
@@ -41,4 +48,64 @@ export async function transfersTo(to: Address) {
 export async function settlementRows(milestoneId: string) {
   const db = await getDb();
   return db.select().from(settlements).where(eq(settlements.milestoneId, milestoneId));
+}
+
+/** An active deal of `count` milestones of 1 USDC; returns the milestone ids. */
+export async function activeDeal(
+  brand: TestUser,
+  creator: TestUser,
+  count: number,
+): Promise<string[]> {
+  const created = await call(dealsRoute.POST, {
+    token: brand.token,
+    body: {
+      title: "A campaign",
+      platform: "instagram",
+      milestones: Array.from({ length: count }, (_, i) => ({
+        title: `Post ${i + 1}`,
+        amount: 1,
+        requirements: launchRules,
+      })),
+    },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const dealId: string = created.body.deal.id;
+  await fundDeal(brand, dealId);
+  const accepted = await call(acceptRoute.POST, { params: { id: dealId }, token: creator.token });
+  expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+  return created.body.deal.milestones.map((m: { id: string }) => m.id);
+}
+
+/** The deal's escrow key and the milestone's index, as a release names them. */
+export async function releaseName(milestoneId: string): Promise<{ key: Hex; index: bigint }> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ deal: deals, position: milestones.position })
+    .from(milestones)
+    .innerJoin(deals, eq(deals.id, milestones.dealId))
+    .where(eq(milestones.id, milestoneId));
+  if (!row) throw new Error(`no milestone ${milestoneId}`);
+  return { key: escrowKey(row.deal), index: BigInt(row.position) };
+}
+
+/**
+ * The settlement's recorded log is, in its transaction's receipt, its milestone's Released
+ * (paying the settlement's amount, or `payout` for a release made behind the app's back).
+ */
+export async function expectPaidBy(
+  s: Settlement | undefined,
+  receipt?: TransactionReceipt,
+  payout = s?.amountUnits,
+) {
+  expect(s?.status).toBe("confirmed");
+  expect(s?.logIndex).toEqual(expect.any(Number));
+  const r = receipt ?? (await publicClient().getTransactionReceipt({ hash: s?.txHash as Hex }));
+  expect(r.transactionHash).toBe(s?.txHash);
+  const [log] = parseEventLogs({
+    abi: milestoneEscrowAbi,
+    logs: r.logs.filter((l) => l.logIndex === s?.logIndex),
+  });
+  expect(log?.eventName).toBe("Released");
+  const { key, index } = await releaseName(s?.milestoneId as string);
+  expect(log?.args).toMatchObject({ dealKey: key, index, payout });
 }

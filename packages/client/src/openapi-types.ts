@@ -1401,6 +1401,8 @@ export interface components {
             scoreUsed: number;
             recipient: string;
             txHash: string | null;
+            /** @description The escrow's Released event for this milestone in txHash's receipt: one transaction may pay several settlements */
+            logIndex: number | null;
             /** @enum {string} */
             status: "pending" | "submitted" | "confirmed" | "failed";
             explorerUrl: string | null;
