@@ -9,6 +9,16 @@ import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 /// so a retried write reverts instead of double-counting.
 contract ReputationRegistry is Ownable {
     uint16 public constant MAX_SCORE_BPS = 10_000;
+    /// Bounds recordSettlements: 200 records (about 50k gas each) stay well inside a block.
+    uint256 public constant MAX_BATCH = 200;
+
+    /// One record of recordSettlements: what recordSettlement takes.
+    struct SettlementRecord {
+        address wallet;
+        uint16 scoreBps;
+        bytes32 milestoneRef;
+        uint256 amount;
+    }
 
     struct Reputation {
         uint64 count;
@@ -29,12 +39,16 @@ contract ReputationRegistry is Ownable {
         uint16 meanScoreBps
     );
     event AttestorChanged(address indexed previousAttestor, address indexed newAttestor);
+    /// A record of recordSettlements that was not written (nothing of it changed): `reason` is
+    /// the error recordSettlement would have reverted with (e.g. AlreadyRecorded).
+    event RecordSkipped(bytes32 indexed milestoneRef, bytes reason);
 
     error NotAttestor(address caller);
     error ScoreOutOfRange(uint16 scoreBps);
     error AlreadyRecorded(bytes32 milestoneRef);
     error ZeroAddress();
     error ZeroMilestoneRef();
+    error InvalidBatchSize(uint256 count);
 
     constructor(address attestor_) Ownable(msg.sender) {
         _setAttestor(attestor_);
@@ -53,17 +67,39 @@ contract ReputationRegistry is Ownable {
         external
         onlyAttestor
     {
-        if (wallet == address(0)) revert ZeroAddress();
-        if (scoreBps > MAX_SCORE_BPS) revert ScoreOutOfRange(scoreBps);
-        if (milestoneRef == bytes32(0)) revert ZeroMilestoneRef();
-        if (isRecorded[milestoneRef]) revert AlreadyRecorded(milestoneRef);
+        bytes memory refusal = _refusal(wallet, scoreBps, milestoneRef);
+        if (refusal.length > 0) {
+            assembly {
+                revert(add(refusal, 32), mload(refusal))
+            }
+        }
+        _record(wallet, scoreBps, milestoneRef, amount);
+    }
 
-        isRecorded[milestoneRef] = true;
-        Reputation storage rep = _reputations[wallet];
-        rep.count += 1;
-        rep.totalScoreBps += scoreBps;
-
-        emit SettlementRecorded(wallet, milestoneRef, scoreBps, amount, rep.count, _mean(rep));
+    /// Several records in one transaction (the service records every milestone a batch of
+    /// releases paid). Each is written exactly as recordSettlement would write it, or skipped:
+    /// a record recordSettlement would refuse (already recorded — a retried or overlapping
+    /// batch —, zero wallet or ref, score out of range) emits RecordSkipped with the refusal
+    /// and changes nothing, and the others are still written. A record repeated in one batch
+    /// counts once. Nothing here calls out, so each record is checked in full before it
+    /// writes anything. Returns how many were written.
+    function recordSettlements(SettlementRecord[] calldata records)
+        external
+        onlyAttestor
+        returns (uint256 written)
+    {
+        uint256 n = records.length;
+        if (n == 0 || n > MAX_BATCH) revert InvalidBatchSize(n);
+        for (uint256 i; i < n; ++i) {
+            SettlementRecord calldata r = records[i];
+            bytes memory refusal = _refusal(r.wallet, r.scoreBps, r.milestoneRef);
+            if (refusal.length > 0) {
+                emit RecordSkipped(r.milestoneRef, refusal);
+                continue;
+            }
+            _record(r.wallet, r.scoreBps, r.milestoneRef, r.amount);
+            ++written;
+        }
     }
 
     function count(address wallet) external view returns (uint64) {
@@ -82,6 +118,23 @@ contract ReputationRegistry is Ownable {
     function reputationOf(address wallet) external view returns (uint64 count_, uint16 meanScoreBps_) {
         Reputation storage rep = _reputations[wallet];
         return (rep.count, _mean(rep));
+    }
+
+    /// Why a record cannot be written (the error, ABI-encoded), or empty when it can.
+    function _refusal(address wallet, uint16 scoreBps, bytes32 milestoneRef) private view returns (bytes memory) {
+        if (wallet == address(0)) return abi.encodeWithSelector(ZeroAddress.selector);
+        if (scoreBps > MAX_SCORE_BPS) return abi.encodeWithSelector(ScoreOutOfRange.selector, scoreBps);
+        if (milestoneRef == bytes32(0)) return abi.encodeWithSelector(ZeroMilestoneRef.selector);
+        if (isRecorded[milestoneRef]) return abi.encodeWithSelector(AlreadyRecorded.selector, milestoneRef);
+        return "";
+    }
+
+    function _record(address wallet, uint16 scoreBps, bytes32 milestoneRef, uint256 amount) private {
+        isRecorded[milestoneRef] = true;
+        Reputation storage rep = _reputations[wallet];
+        rep.count += 1;
+        rep.totalScoreBps += scoreBps;
+        emit SettlementRecorded(wallet, milestoneRef, scoreBps, amount, rep.count, _mean(rep));
     }
 
     function _mean(Reputation storage rep) private view returns (uint16) {

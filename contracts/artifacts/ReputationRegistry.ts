@@ -27,6 +27,17 @@ export const reputationRegistryAbi = [
   {
     inputs: [
       {
+        internalType: "uint256",
+        name: "count",
+        type: "uint256",
+      },
+    ],
+    name: "InvalidBatchSize",
+    type: "error",
+  },
+  {
+    inputs: [
+      {
         internalType: "address",
         name: "caller",
         type: "address",
@@ -121,6 +132,25 @@ export const reputationRegistryAbi = [
     inputs: [
       {
         indexed: true,
+        internalType: "bytes32",
+        name: "milestoneRef",
+        type: "bytes32",
+      },
+      {
+        indexed: false,
+        internalType: "bytes",
+        name: "reason",
+        type: "bytes",
+      },
+    ],
+    name: "RecordSkipped",
+    type: "event",
+  },
+  {
+    anonymous: false,
+    inputs: [
+      {
+        indexed: true,
         internalType: "address",
         name: "wallet",
         type: "address",
@@ -158,6 +188,19 @@ export const reputationRegistryAbi = [
     ],
     name: "SettlementRecorded",
     type: "event",
+  },
+  {
+    inputs: [],
+    name: "MAX_BATCH",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
   },
   {
     inputs: [],
@@ -280,6 +323,47 @@ export const reputationRegistryAbi = [
     ],
     name: "recordSettlement",
     outputs: [],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        components: [
+          {
+            internalType: "address",
+            name: "wallet",
+            type: "address",
+          },
+          {
+            internalType: "uint16",
+            name: "scoreBps",
+            type: "uint16",
+          },
+          {
+            internalType: "bytes32",
+            name: "milestoneRef",
+            type: "bytes32",
+          },
+          {
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+        ],
+        internalType: "struct ReputationRegistry.SettlementRecord[]",
+        name: "records",
+        type: "tuple[]",
+      },
+    ],
+    name: "recordSettlements",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "written",
+        type: "uint256",
+      },
+    ],
     stateMutability: "nonpayable",
     type: "function",
   },

@@ -2,6 +2,7 @@ import {
   type Address,
   BaseError,
   ContractFunctionRevertedError,
+  decodeErrorResult,
   type Hex,
   keccak256,
   parseEventLogs,
@@ -177,6 +178,140 @@ describe("ReputationRegistry", () => {
       amount: 1_234_567n,
       count: 2n,
       meanScoreBps: 7500, // (6000 + 9001) / 2 = 7500.5, floored
+    });
+  });
+
+  describe("recordSettlements", () => {
+    type Rec = { wallet: Address; scoreBps: number; milestoneRef: Hex; amount: bigint };
+    const batch = (sender: ChainWalletClient, records: Rec[]) =>
+      sender.writeContract({
+        address: registry,
+        abi: reputationRegistryAbi,
+        functionName: "recordSettlements",
+        args: [records],
+      });
+    /** Each record's outcome in order: written, or skipped with recordSettlement's refusal. */
+    async function outcomes(hash: Hex) {
+      const receipt = await pub.waitForTransactionReceipt({ hash });
+      expect(receipt.status).toBe("success");
+      return parseEventLogs({ abi: reputationRegistryAbi, logs: receipt.logs }).map((e) =>
+        e.eventName === "SettlementRecorded"
+          ? ["recorded", e.args.milestoneRef]
+          : e.eventName === "RecordSkipped"
+            ? [
+                decodeErrorResult({ abi: reputationRegistryAbi, data: e.args.reason }).errorName,
+                e.args.milestoneRef,
+              ]
+            : [e.eventName],
+      );
+    }
+
+    it("writes each record as recordSettlement would, skipping the ones it would refuse", async () => {
+      const wallet = newWallet();
+      const done = ref("done");
+      await recordOk(wallet, 5000, done);
+      const [a, b] = [ref("a"), ref("b")];
+      const zero = `0x${"00".repeat(32)}` as Hex;
+      const records: Rec[] = [
+        { wallet, scoreBps: 9000, milestoneRef: a, amount: 1n },
+        { wallet, scoreBps: 9000, milestoneRef: done, amount: 1n },
+        { wallet, scoreBps: 9000, milestoneRef: a, amount: 1n },
+        { wallet, scoreBps: 10_001, milestoneRef: ref("big"), amount: 1n },
+        { wallet, scoreBps: 9000, milestoneRef: zero, amount: 1n },
+        {
+          wallet: "0x0000000000000000000000000000000000000000",
+          scoreBps: 1,
+          milestoneRef: ref("z"),
+          amount: 1n,
+        },
+        { wallet, scoreBps: 7000, milestoneRef: b, amount: 1n },
+      ];
+      const { result } = await pub.simulateContract({
+        account: attestor.account,
+        address: registry,
+        abi: reputationRegistryAbi,
+        functionName: "recordSettlements",
+        args: [records],
+      });
+      expect(result).toBe(2n);
+      expect(await outcomes(await batch(attestor, records))).toEqual([
+        ["recorded", a],
+        ["AlreadyRecorded", done],
+        ["AlreadyRecorded", a],
+        ["ScoreOutOfRange", records[3]?.milestoneRef],
+        ["ZeroMilestoneRef", zero],
+        ["ZeroAddress", records[5]?.milestoneRef],
+        ["recorded", b],
+      ]);
+      expect(await reputationOf(wallet)).toEqual([3n, 7000]); // (5000 + 9000 + 7000) / 3
+      // The same batch again writes nothing.
+      const again = await outcomes(await batch(attestor, records));
+      expect(again.filter(([o]) => o === "recorded")).toEqual([]);
+      expect(await reputationOf(wallet)).toEqual([3n, 7000]);
+    });
+
+    it("only the attestor, 1 to MAX_BATCH records", async () => {
+      const one: Rec = { wallet: newWallet(), scoreBps: 1, milestoneRef: ref("o"), amount: 1n };
+      expect(await revertReason(batch(stranger, [one]))).toBe("NotAttestor");
+      expect(await revertReason(batch(owner, [one]))).toBe("NotAttestor");
+      expect(await revertReason(batch(attestor, []))).toBe("InvalidBatchSize");
+      const max = await pub.readContract({
+        address: registry,
+        abi: reputationRegistryAbi,
+        functionName: "MAX_BATCH",
+      });
+      expect(
+        await revertReason(
+          batch(
+            attestor,
+            Array.from({ length: Number(max) + 1 }, () => one),
+          ),
+        ),
+      ).toBe("InvalidBatchSize");
+      expect(await reputationOf(one.wallet)).toEqual([0n, 0]);
+    });
+
+    it("random batches keep every wallet's count and total equal to its distinct records", async () => {
+      // Seeded: 25 batches of up to 8 records over 12 refs and 3 wallets (repeats, refs
+      // recorded before, scores out of range). The model writes a ref the first time only.
+      let seed = 0x5eed;
+      const rand = (n: number) => {
+        seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+        return seed % n;
+      };
+      const wallets = [newWallet(), newWallet(), newWallet()];
+      const refs = Array.from({ length: 12 }, (_, i) => ref(`walk${i}`));
+      const recorded = new Set<Hex>();
+      const model = new Map(wallets.map((w) => [w, { count: 0n, total: 0n }]));
+      for (let step = 0; step < 25; step++) {
+        const records: Rec[] = Array.from({ length: 1 + rand(8) }, () => ({
+          wallet: wallets[rand(3)] as Address,
+          scoreBps: rand(10) === 0 ? 10_001 + rand(100) : rand(10_001),
+          milestoneRef: refs[rand(refs.length)] as Hex,
+          amount: BigInt(rand(1_000_000)),
+        }));
+        const expected = records.map((r) => {
+          if (r.scoreBps > 10_000) return ["ScoreOutOfRange", r.milestoneRef];
+          if (recorded.has(r.milestoneRef)) return ["AlreadyRecorded", r.milestoneRef];
+          recorded.add(r.milestoneRef);
+          const m = model.get(r.wallet) as { count: bigint; total: bigint };
+          m.count += 1n;
+          m.total += BigInt(r.scoreBps);
+          return ["recorded", r.milestoneRef];
+        });
+        expect(await outcomes(await batch(attestor, records)), `step ${step}`).toEqual(expected);
+      }
+      for (const w of wallets) {
+        const m = model.get(w) as { count: bigint; total: bigint };
+        const total = await pub.readContract({
+          address: registry,
+          abi: reputationRegistryAbi,
+          functionName: "totalScoreBps",
+          args: [w],
+        });
+        expect([(await reputationOf(w))[0], total]).toEqual([m.count, m.total]);
+      }
+      expect(recorded.size).toBeGreaterThan(6);
     });
   });
 
