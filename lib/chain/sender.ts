@@ -28,6 +28,7 @@ import {
 } from "@/db/queries/chain-transactions";
 import type { ChainTransaction } from "@/db/schema";
 import { type ChainConfig, chainConfig, publicClient } from "@/lib/chain/config";
+import { nextBlock } from "@/lib/chain/receipts";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
@@ -671,35 +672,48 @@ async function receiptOf(hash: Hex) {
   }
 }
 
+/** The receipt of the first of these hashes the node has, or null. */
+async function firstReceipt(hashes: Hex[]): Promise<TransactionReceipt | null> {
+  for (const hash of hashes) {
+    const receipt = await receiptOf(hash);
+    if (receipt) return receipt;
+  }
+  return null;
+}
+
 /**
- * The receipt once it exists, or null after `timeoutMs`. It asks for the receipt itself,
- * with backoff, rather than waiting for new blocks as viem's waitForTransactionReceipt does:
- * a node can report a block before that block's receipts are readable (seen on anvil), and
- * with no later block (automine, nothing else sent) a block watcher would wait forever.
- * The backoff follows the chain: the local node mines on arrival and has the receipt within
- * milliseconds (5 ms first, up to 200 ms); a remote chain from 25 ms up to 2 s. `onLate`
- * runs once, when the receipt is still missing after 100 ms: not for every short wait.
+ * How often a wait asks the node for its receipt by hash besides reading blocks
+ * (lib/chain/receipts.ts): a node can report a block before its receipts are readable, and a
+ * watcher that started after the block was mined does not read it back.
+ */
+const ASK_EVERY_MS = STALE_PENDING_MS;
+/** New blocks without the transaction after which a wait looks at what may hold it back. */
+const BLOCKS_BEFORE_LATE = 2;
+
+/**
+ * The receipt once it exists, or null after `timeoutMs`: asked for at once, then awaited
+ * block by block (lib/chain/receipts.ts: one head poll and one eth_getBlockReceipts per block
+ * for the whole process), and asked for again after two blocks without it and every few
+ * seconds.
  */
 export async function pollReceipt(
   hash: Hex,
   timeoutMs: number,
-  onLate?: () => Promise<void>,
 ): Promise<TransactionReceipt | null> {
-  const start = Date.now();
-  const deadline = start + timeoutMs;
-  const local = chainConfig().known.name === "local";
-  const ceiling = local ? 200 : 2_000;
-  let late = onLate;
-  for (let delay = local ? 5 : 25; ; delay = Math.min(delay * 2, ceiling)) {
-    const receipt = await receiptOf(hash);
-    if (receipt) return receipt;
-    if (late && Date.now() - start >= 100) {
-      await late();
-      late = undefined;
+  const deadline = Date.now() + timeoutMs;
+  let ask = true;
+  let blocksWithout = 0;
+  for (;;) {
+    if (ask) {
+      const receipt = await receiptOf(hash);
+      if (receipt) return receipt;
     }
     const left = deadline - Date.now();
     if (left <= 0) return null;
-    await new Promise((r) => setTimeout(r, Math.min(delay, left)));
+    const next = await nextBlock([hash], Math.min(left, ASK_EVERY_MS));
+    if (next.receipt) return next.receipt;
+    if (next.block !== null) blocksWithout++;
+    ask = next.block === null || blocksWithout % BLOCKS_BEFORE_LATE === 0;
   }
 }
 
@@ -709,64 +723,82 @@ export async function pollReceipt(
  * still `submitted` when the wait timed out (with its block when it was mined but is not
  * final yet) — reconciliation picks it up from there. A transaction still unmined
  * TX_REPLACE_AFTER_SECONDS after it was signed is replaced meanwhile (replaceStuck).
+ * The receipt is awaited by block (lib/chain/receipts.ts), and asked for by hash at first
+ * (unless the caller just did: `justChecked`), after two blocks without it, every few
+ * seconds, and on every block while a mined receipt waits for its depth (a reorg shows as
+ * its receipt gone).
  */
 export async function awaitReceipt(
   db: Db,
   row: ChainTransaction,
   timeoutMs = env().TX_RECEIPT_TIMEOUT_SECONDS * 1000,
-  /** The caller has just replaced it: no second replacement in this wait. */
-  justReplaced = false,
+  opts: {
+    /** The caller has just replaced it: no second replacement in this wait. */
+    justReplaced?: boolean;
+    /** The caller asked the node for its receipt a moment ago: the wait starts on blocks. */
+    justChecked?: boolean;
+  } = {},
 ): Promise<ChainTransaction> {
   const deadline = Date.now() + timeoutMs;
-  const local = chainConfig().known.name === "local";
-  const ceiling = local ? 200 : 2_000;
   let current = row;
   let hashes = await hashesOf(db, current);
-  // Not mined at once: perhaps an earlier nonce of ours never reached the node, or was
-  // never recorded. Looked at after 100 ms, and once more when what was recorded before
-  // this row counts as stale (fillNonceGaps waits that long before filling a nonce).
+  // Not mined for a while: perhaps an earlier nonce of ours never reached the node, or was
+  // never recorded. Looked at after two blocks without it (or once its stale time has
+  // passed on a chain that makes no blocks), and again when what was recorded before this
+  // row counts as stale (fillNonceGaps waits that long before filling a nonce).
   const start = Date.now();
-  const lateChecks = [start + 100, start + STALE_PENDING_MS + 100];
+  let earlyCheck = true;
+  let lateCheckAt = start + STALE_PENDING_MS + 100;
+  let askAt = opts.justChecked ? start + ASK_EVERY_MS : start;
+  let blocksWithout = 0;
+  let watched: TransactionReceipt | null = null;
   let seen: TransactionReceipt | null = null;
-  let replaced = justReplaced;
-  for (let delay = local ? 5 : 25; ; delay = Math.min(delay * 2, ceiling)) {
-    let receipt: TransactionReceipt | null = null;
-    for (const hash of hashes) {
-      receipt = await receiptOf(hash);
-      if (receipt) break;
-    }
+  let replaced = opts.justReplaced ?? false;
+  for (;;) {
+    // Asked by hash: at first, every ASK_EVERY_MS, and each block while it waits for depth.
+    const ask: boolean = !watched && (seen !== null || Date.now() >= askAt);
+    if (ask) askAt = Date.now() + ASK_EVERY_MS;
+    const receipt: TransactionReceipt | null = watched ?? (ask ? await firstReceipt(hashes) : null);
+    watched = null;
     if (receipt) {
       if (await isFinal(receipt)) return recordReceipt(db, current.id, receipt);
       // Mined, not final yet: written down once, then waited on block by block.
       if (seen?.blockHash !== receipt.blockHash)
         current = await recordReceipt(db, current.id, receipt, false);
       seen = receipt;
-    } else if (seen) {
+    } else if (seen && ask) {
       // It was mined and is gone: a reorg. Same bytes again (the node may have dropped them).
       current = await sendAgainAfterReorg(db, current);
       seen = null;
     }
-    if (lateChecks.length > 0 && Date.now() >= (lateChecks[0] as number)) {
-      lateChecks.shift();
+    const early = earlyCheck && blocksWithout >= BLOCKS_BEFORE_LATE;
+    if (!receipt && !seen && (early || Date.now() >= lateCheckAt)) {
+      if (early) earlyCheck = false;
+      else lateCheckAt = Number.POSITIVE_INFINITY;
       await fillNonceGap(db, current);
+      askAt = Date.now(); // and the receipt asked for by hash next round
     }
     // One replacement per wait: a node that mines nothing at any fee (a frozen chain) is not
     // offered ever higher fees in a loop; the next wait (a resume, reconcile) bumps again.
-    if (
-      !replaced &&
-      !receipt &&
-      !seen &&
-      Date.now() >= current.signedAt.getTime() + replaceAfterMs()
-    ) {
+    const replaceAt = current.signedAt.getTime() + replaceAfterMs();
+    if (!replaced && !receipt && !seen && Date.now() >= replaceAt) {
       replaced = true;
       const next = await replaceStuck(db, current);
       if (next.status === "confirmed" || next.status === "failed") return next;
       if (next.hash !== current.hash) hashes = await hashesOf(db, next);
       current = next;
     }
-    const left = deadline - Date.now();
+    const now = Date.now();
+    const left = deadline - now;
     if (left <= 0) return current;
-    await new Promise((r) => setTimeout(r, Math.min(delay, left)));
+    // Until the next block, or the next thing due by the clock. Mined and waiting for its
+    // depth, only the next block counts (and its receipt is asked for then, by hash).
+    const due = seen
+      ? left
+      : Math.min(left, askAt - now, lateCheckAt - now, replaced ? left : replaceAt - now);
+    const next = await nextBlock(seen ? [] : hashes, Math.max(10, due));
+    watched = next.receipt;
+    if (!next.receipt && next.block !== null) blocksWithout++;
   }
 }
 
@@ -913,7 +945,9 @@ export async function broadcastAndAwait(
     return confirmIn && receipt.status === "success"
       ? confirmIn(receipt)
       : recordReceipt(db, row.id, receipt);
-  return awaitReceipt(db, await update(db, row.id, { status: "submitted" }), timeoutMs);
+  return awaitReceipt(db, await update(db, row.id, { status: "submitted" }), timeoutMs, {
+    justChecked: true,
+  });
 }
 
 /** Record, broadcast and wait: the whole send. Throws chain_unavailable on RPC failure. */
@@ -958,7 +992,7 @@ export async function resumeTransaction(
   if (sent.status === "confirmed" || sent.status === "failed") return sent;
   // Not replaced after all (no room under the ceiling, no key): the same bytes again.
   const out = stuck && sent.hash === current.hash ? await broadcast(db, sent) : sent;
-  return awaitReceipt(db, out, timeoutMs, stuck);
+  return awaitReceipt(db, out, timeoutMs, { justReplaced: stuck });
 }
 
 export async function getChainTransaction(db: Db, id: string): Promise<ChainTransaction | null> {
