@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
-import { signInThroughDemoId } from "./journey";
+import { expect, test } from "@playwright/test";
+import { axeProblems, signInThroughDemoId } from "./journey";
 
 // API keys in the browser: a signed-in user creates a key on Settings → API keys, sees it once,
 // the key works as a bearer, the list shows it (never the secret again), and revoking it
@@ -90,16 +89,6 @@ test("try an API key on /docs", async ({ page, request }) => {
   await expect(result).toContainText("ratelimit-remaining");
   await expect(result).toContainText(session.user.email);
 });
-
-/** Serious and critical axe violations of the page as it is now. */
-async function axeProblems(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} — ${n.failureSummary}`));
-}
 
 test("/docs: examples to copy, and Try it pre-filled with a request that works", async ({
   page,

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { connectTestWallet, devAddress, screenshots, short, signIn } from "./journey";
+import { axeProblems, connectTestWallet, devAddress, screenshots, short, signIn } from "./journey";
 import { publishOnSandbox } from "./sandbox";
 
 // The deals journey on the embedded setup (dev identity provider, offline rubric verifier,
@@ -255,14 +254,6 @@ test("brand posts starter deals, creator delivers, brand verifies and settles, c
   // The transaction page shows the USDC transfer to the creator's wallet.
   await paidTx(creator, milestone?.settlement.txHash ?? "");
 });
-
-/** Serious and critical axe violations of the page as it is now. */
-async function axeProblems(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} — ${n.failureSummary}`));
-}
 
 /** "1,090.5 USDC" → base units. */
 function usdc(text: string | null): bigint {

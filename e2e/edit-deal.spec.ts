@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
-import { api, devAccount, fundGaslessly, screenshots, signIn } from "./journey";
+import { expect, test } from "@playwright/test";
+import { api, axeProblems, devAccount, fundGaslessly, screenshots, signIn } from "./journey";
 
 // Editing a deal nobody has taken, in the browser: the brand creates a deal, opens it, edits
 // it in the create form (title, an amount, one more milestone), confirms the listed changes
@@ -24,16 +23,6 @@ const dealBody = {
     },
   ],
 };
-
-/** Serious and critical axe violations of the page as it is now. */
-async function axeProblems(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} — ${n.failureSummary}`));
-}
 
 test("the brand edits an unfunded deal and sees the change", async ({ browser }) => {
   test.setTimeout(120_000);

@@ -1,9 +1,16 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { type Address, createWalletClient, http } from "viem";
 import { dealKey } from "@/lib/escrow/onchain";
 import { milestoneEscrowAbi } from "../contracts/artifacts/MilestoneEscrow";
-import { api, devAccount, fundGaslessly, screenshots, signIn, signInOn } from "./journey";
+import {
+  api,
+  axeProblems,
+  devAccount,
+  fundGaslessly,
+  screenshots,
+  signIn,
+  signInOn,
+} from "./journey";
 
 // The ledger in the browser (issue 27, point 5): a brand with no payments sees the empty
 // state; after funding two deals (a signed authorization, relayed) and cancelling one of them
@@ -12,13 +19,6 @@ import { api, devAccount, fundGaslessly, screenshots, signIn, signInOn } from ".
 // reaches it: GET /api/chain.
 
 const BRAND = devAccount(18); // not used by any other spec (journey.ts lists them)
-
-async function axeProblems(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 async function newDeal(page: Page, title: string, amounts: number[]): Promise<string> {
   const { deal } = await api<{ deal: { id: string } }>(page, "POST", "/api/deals", {

@@ -1,25 +1,12 @@
 import { randomUUID } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { DEMO_ID_BUTTON, DESKTOP, PHONE, signIn } from "./journey";
+import { axeProblems, DEMO_ID_BUTTON, DESKTOP, PHONE, signIn } from "./journey";
 
 // The app as people see it: every main page passes axe (no serious or critical
 // violations) in light and dark mode, the dashboards arrive rendered on the server (their
 // deal cards are in the first HTML response), unknown pages answer 404, the phone layout
 // leaves room for the content, and screenshots of each page at desktop and 375 px width,
 // light and dark, land in e2e/screenshots/pages-*.png for a person to look at.
-
-/** Serious and critical axe violations of the page as it is now, as readable lines. */
-async function axeProblems(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) =>
-      v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")} — ${n.failureSummary}`),
-    );
-}
 
 /**
  * Axe in light and dark mode, and four screenshots: desktop and phone, light and dark.
