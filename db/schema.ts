@@ -834,6 +834,13 @@ export const dealDeposits = pgTable(
     sweepTxId: uuid("sweep_tx_id").references(() => chainTransactions.id),
     refundTxId: uuid("refund_tx_id").references(() => chainTransactions.id),
     /**
+     * A watcher recording this address's sweep or return holds it until then (taken before
+     * the sender allocates a nonce, released once the transaction is in its slot): watchers
+     * running at once (the cron on every instance) do not each allocate a nonce only to find
+     * the slot taken, which would leave it to a no-op.
+     */
+    sendLeaseUntil: timestamp("send_lease_until", { withTimezone: true }),
+    /**
      * When a newer address replaced this one (a new refund address, new terms). Every address
      * ever handed out stays: the watcher returns what a replaced one receives until the deal's
      * deadline plus the grace period. At most one current (null) row per deal.

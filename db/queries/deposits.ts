@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { type Deal, type DealDeposit, type DepositStatus, dealDeposits, deals } from "@/db/schema";
 
@@ -165,6 +165,48 @@ export async function claimDepositTx(
     )
     .returning({ id: dealDeposits.id });
   return changed.length > 0;
+}
+
+/**
+ * Takes the address's send lease for `ms` (the database's clock) when nobody holds it.
+ * Returns the lease (its end, to the millisecond: what releaseDepositSendLease matches), or
+ * null when another watcher holds it.
+ */
+export async function takeDepositSendLease(
+  db: DbOrTx,
+  id: string,
+  ms: number,
+): Promise<Date | null> {
+  const [row] = await db
+    .update(dealDeposits)
+    .set({
+      sendLeaseUntil: sql`date_trunc('milliseconds', now() + ${ms} * interval '1 millisecond')`,
+    })
+    .where(
+      and(
+        eq(dealDeposits.id, id),
+        or(isNull(dealDeposits.sendLeaseUntil), lte(dealDeposits.sendLeaseUntil, sql`now()`)),
+      ),
+    )
+    .returning({ until: dealDeposits.sendLeaseUntil });
+  return row?.until ?? null;
+}
+
+/** Gives back the send lease taken as `lease` (not one another watcher took since). */
+export async function releaseDepositSendLease(db: DbOrTx, id: string, lease: Date): Promise<void> {
+  await db
+    .update(dealDeposits)
+    .set({ sendLeaseUntil: null })
+    .where(and(eq(dealDeposits.id, id), eq(dealDeposits.sendLeaseUntil, lease)));
+}
+
+/** Whether a watcher holds the address's send lease now. */
+export async function depositSendLeaseHeld(db: DbOrTx, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: dealDeposits.id })
+    .from(dealDeposits)
+    .where(and(eq(dealDeposits.id, id), gt(dealDeposits.sendLeaseUntil, sql`now()`)));
+  return Boolean(row);
 }
 
 /** The watcher looked at it now (its next run starts with those looked at longest ago). */

@@ -20,12 +20,15 @@ import type { Db } from "@/db/client";
 import { listDealMilestones } from "@/db/queries/deals";
 import {
   claimDepositTx,
+  depositSendLeaseHeld,
   getDeposit,
   getDepositById,
   listDepositsToWatch,
   putDepositAddress,
+  releaseDepositSendLease,
   restartDepositAddress,
   setDepositState,
+  takeDepositSendLease,
   touchDeposit,
 } from "@/db/queries/deposits";
 import { getDeal } from "@/db/queries/escrow";
@@ -35,6 +38,8 @@ import { address, decimal, units } from "@/lib/api/fields";
 import { chainConfig, publicClient, requireTreasury, requireUsdc } from "@/lib/chain/config";
 import {
   chainUnavailable,
+  estimateAhead,
+  type GasEstimate,
   getChainTransaction,
   isTransportError,
   recordTransaction,
@@ -377,12 +382,20 @@ class Claimed extends Error {}
 const isSameCall = (tx: ChainTransaction, to: Address, data: Hex) =>
   isAddressEqual(getAddress(tx.toAddress), to) && tx.data.toLowerCase() === data.toLowerCase();
 
+/** How long a watcher may hold an address's send lease (a recording takes milliseconds). */
+const SEND_LEASE_MS = 30_000;
+/** How long a watcher waits for another that holds the lease to record its transaction. */
+const LEASE_WAIT_MS = 2_000;
+
 /**
  * Sends the deal's sweep or refund exactly once: an earlier one still in flight is resumed;
- * a new one is recorded only by the watcher that claims it (compare-and-set on the previous
- * transaction's id, in the sender's own transaction), and a watcher that loses the claim
- * resumes the winner's. Returns the transaction as it ended (or still `submitted`), or null
- * when the call would fail (nothing was sent: e.g. nothing to move any more).
+ * a new one is recorded only by the watcher that holds the address's send lease, taken after
+ * the gas estimate and before any nonce is allocated (a watcher refused after allocating
+ * would leave its nonce to a no-op), and claims the slot (compare-and-set on the previous
+ * transaction's id, in the sender's own transaction, still the arbiter). A watcher without
+ * the lease waits for the holder's transaction and resumes it. Returns the transaction as it
+ * ended (or still `submitted`), or null when the call would fail (nothing was sent: e.g.
+ * nothing to move any more) or another watcher is still recording it.
  */
 async function sendOnce(
   db: Db,
@@ -392,7 +405,9 @@ async function sendOnce(
   data: Hex,
   purpose = `deposit-${kind}:${deposit.dealId}`,
 ): Promise<ChainTransaction | null> {
-  for (let attempt = 0; attempt < 4; attempt++) {
+  // The gas estimate, made for the slot as it stood then (another send since makes it stale).
+  let estimate: { prevId: string | null; gas: GasEstimate } | undefined;
+  for (let attempt = 0; attempt < 6; attempt++) {
     const row = await getDepositById(db, deposit.dealId, deposit.id);
     if (!row) return null;
     const prevId = kind === "sweep" ? row.sweepTxId : row.refundTxId;
@@ -406,23 +421,51 @@ async function sendOnce(
       // estimate then says whether there is still anything to do.
       continue;
     }
+    if (estimate?.prevId !== prevId) {
+      // The network wait first, then the slot is read again: the lease is held milliseconds.
+      estimate = { prevId, gas: estimateAhead(requireTreasury(), { to, data }) };
+      await estimate.gas.gas;
+      continue;
+    }
+    const lease = await takeDepositSendLease(db, deposit.id, SEND_LEASE_MS);
+    if (!lease) {
+      // Another watcher is recording this send: resume theirs once it is in the slot.
+      if (await leaseStillHeld(db, deposit.id)) return null;
+      continue;
+    }
+    let recorded: ChainTransaction;
     try {
-      const recorded = await recordTransaction(
+      // Under the lease nobody else records: the slot as read now is what the claim compares.
+      const held = await getDepositById(db, deposit.dealId, deposit.id);
+      if (!held || (kind === "sweep" ? held.sweepTxId : held.refundTxId) !== prevId) continue;
+      recorded = await recordTransaction(
         db,
         requireTreasury(),
-        { to, data, purpose },
+        { to, data, purpose, estimate: estimate.gas },
         async (tx, r) => {
           if (!(await claimDepositTx(tx, deposit.id, kind, prevId, r.id))) throw new Claimed();
         },
       );
-      return resumeTransaction(db, recorded);
     } catch (err) {
       if (err instanceof Claimed) continue; // another watcher sent it: resume theirs
       if (err instanceof WouldRevert) return null;
       throw err;
+    } finally {
+      await releaseDepositSendLease(db, deposit.id, lease).catch(() => {});
     }
+    return resumeTransaction(db, recorded);
   }
   return null;
+}
+
+/** Waits (at most LEASE_WAIT_MS) for another watcher's send lease to end; true if it has not. */
+async function leaseStillHeld(db: Db, depositId: string): Promise<boolean> {
+  const deadline = Date.now() + LEASE_WAIT_MS;
+  for (let delay = 5; await depositSendLeaseHeld(db, depositId); delay = Math.min(delay * 2, 200)) {
+    if (Date.now() >= deadline) return true;
+    await new Promise((r) => setTimeout(r, delay));
+  }
+  return false;
 }
 
 /**

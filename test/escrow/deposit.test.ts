@@ -17,9 +17,12 @@ import { readEscrowDeal, readRefundRecipient } from "@/lib/escrow/chain";
 import { decodeDepositArgs } from "@/lib/escrow/deposit";
 import { dealKey } from "@/lib/escrow/onchain";
 import { reconcile } from "@/lib/settle/reconcile";
+import { anvilRpc, withChainEnv } from "../helpers/chain-env";
 import { brandWallet, fundDeal, walletClientFor } from "../helpers/fund-deal";
 import { call } from "../helpers/http";
 import { createDealFor } from "../helpers/new-deal";
+import { startRpcProxy } from "../helpers/rpc-proxy";
+import { signerNonceState } from "../helpers/treasury";
 import { makeUser, type TestUser } from "../helpers/users";
 import { usdcBalance } from "../settle/fixtures";
 import { type PausableChain, startPausableChain } from "../settle/unfinished";
@@ -42,6 +45,7 @@ beforeAll(async () => {
 });
 
 const freshAddress = (): Address => privateKeyToAccount(generatePrivateKey()).address;
+const treasury = () => chainConfig().treasuryAddress as Address;
 
 const newDeal = (amounts: number[], who: TestUser = brand) =>
   createDealFor(who, amounts, { title: "Deposit campaign" });
@@ -317,6 +321,7 @@ describe("the watcher (reconcile)", () => {
     const d = await deposit(deal.id, freshAddress());
     await send(d.address, 10n * USDC);
     const db = await getDb();
+    const nonces = await signerNonceState(db, treasury());
     await Promise.all(Array.from({ length: 4 }, () => reconcile(db, { dealId: deal.id })));
     expect((await funding(deal.id)).status).toBe("open");
     const sent = await sweeps(deal.id);
@@ -326,6 +331,43 @@ describe("the watcher (reconcile)", () => {
     expect(types.filter((t) => t === "funded")).toHaveLength(1);
     expect(types.filter((t) => t === "deposit.received")).toHaveLength(1);
     expect((await readEscrowDeal(dealKey(d.address, deal.id))).funded).toBe(10n * USDC);
+    // The watchers that did not send it allocated no nonce: one used, none filled by a no-op.
+    const after = await signerNonceState(db, treasury());
+    expect(after.next).toBe(nonces.next + 1);
+    expect(after.fills).toBe(nonces.fills);
+  });
+
+  it("a watcher whose estimate is slow while another sweeps allocates no nonce; the address is swept once", async () => {
+    const deal = await newDeal([4]);
+    const d = await deposit(deal.id, freshAddress());
+    await send(d.address, 4n * USDC);
+    const db = await getDb();
+    const node = chainConfig().rpcUrl;
+    const proxy = await startRpcProxy(node);
+    try {
+      await withChainEnv({ RPC_URL: proxy.url }, async () => {
+        // The first watcher's gas estimate for the sweep is answered by the node at once
+        // (the address is not swept yet), but the answer reaches the watcher late...
+        const held = proxy.hold("eth_estimateGas");
+        const slow = reconcile(db, { dealId: deal.id });
+        const answer = await anvilRpc(node, "eth_estimateGas", await held.arrived);
+        expect(answer.result).toBeDefined();
+        // ...after a second watcher swept the address in full.
+        await reconcile(db, { dealId: deal.id });
+        expect(await sweeps(deal.id)).toHaveLength(1);
+        const nonces = await signerNonceState(db, treasury());
+        held.release({ result: answer.result });
+        await slow;
+        expect(await signerNonceState(db, treasury())).toEqual(nonces);
+      });
+    } finally {
+      await proxy.close();
+    }
+    expect((await funding(deal.id)).status).toBe("open");
+    const sent = await sweeps(deal.id);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.status).toBe("confirmed");
+    expect((await readEscrowDeal(dealKey(d.address, deal.id))).funded).toBe(4n * USDC);
   });
 
   it("the brand cancels a deal funded from its deposit address: the forwarder cancels it in the escrow, the money goes to the refund address", async () => {

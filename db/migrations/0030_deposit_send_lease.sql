@@ -1,0 +1,1 @@
+ALTER TABLE "deal_deposits" ADD COLUMN "send_lease_until" timestamp with time zone;
