@@ -50,6 +50,31 @@ export async function findLatestByPurpose(
   return row ?? null;
 }
 
+/**
+ * The earliest confirmed transaction for `purpose` whose calldata carries `needle` (hex, no
+ * 0x): the batch that wrote a record (lib/chain/reputation.ts), when its own answer was lost.
+ * Batches are few rows (one per batch), so the scan stays small.
+ */
+export async function findConfirmedCarrying(
+  db: DbOrTx,
+  p: { chainId: number; purpose: string; needle: string },
+): Promise<ChainTransaction | null> {
+  const [row] = await db
+    .select()
+    .from(chainTransactions)
+    .where(
+      and(
+        eq(chainTransactions.chainId, p.chainId),
+        eq(chainTransactions.purpose, p.purpose),
+        eq(chainTransactions.status, "confirmed"),
+        sql`strpos(lower(${chainTransactions.data}), ${p.needle.toLowerCase()}) > 0`,
+      ),
+    )
+    .orderBy(asc(chainTransactions.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
 // The sender's own writes (lib/chain/sender.ts): the signer's nonce counter and the
 // transaction log. The statements every send runs are `reusable` (built once per process).
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, notExists, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, notExists, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { deals, type Settlement, settlements } from "@/db/schema";
 
@@ -21,11 +21,18 @@ export async function setReputationTxHash(
 
 /**
  * Confirmed settlements on `chainId` with no reputation record yet, oldest first, `limit`
- * at most; `settlementId` / `dealId` narrow it to one settlement or one deal's.
+ * at most; `settlementId` / `settlementIds` / `dealId` narrow it to those settlements or one
+ * deal's.
  */
 export function listReputationQueue(
   db: DbOrTx,
-  opts: { chainId: number; settlementId?: string; dealId?: string; limit: number },
+  opts: {
+    chainId: number;
+    settlementId?: string;
+    settlementIds?: string[];
+    dealId?: string;
+    limit: number;
+  },
 ): Promise<Settlement[]> {
   return db
     .select()
@@ -44,6 +51,7 @@ export function listReputationQueue(
             .where(and(eq(deals.id, settlements.dealId), sql`${deals.parentDealId} is not null`)),
         ),
         opts.settlementId ? eq(settlements.id, opts.settlementId) : undefined,
+        opts.settlementIds ? inArray(settlements.id, opts.settlementIds) : undefined,
         opts.dealId ? eq(settlements.dealId, opts.dealId) : undefined,
       ),
     )

@@ -2,18 +2,24 @@ import {
   type Address,
   BaseError,
   ContractFunctionZeroDataError,
+  decodeFunctionData,
   encodeFunctionData,
   getAddress,
   type Hex,
   isAddressEqual,
   pad,
+  parseEventLogs,
   zeroAddress,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
 import { reputationRegistryAbi } from "@/contracts/artifacts";
 import type { Db } from "@/db/client";
-import { findLatestByPurpose, lockPurpose } from "@/db/queries/chain-transactions";
+import {
+  findConfirmedCarrying,
+  findLatestByPurpose,
+  lockPurpose,
+} from "@/db/queries/chain-transactions";
 import type { ChainTransaction } from "@/db/schema";
 import { address, score } from "@/lib/api/fields";
 import { type ChainConfig, chainConfig, publicClient, requireTreasury } from "@/lib/chain/config";
@@ -185,7 +191,7 @@ export async function recordReputation(
   const scope = { chainId: config.chainId, purpose };
 
   const state = await registryState(registry, ref);
-  if (state.recorded) return done("already_recorded", ref, await findLatestByPurpose(db, scope));
+  if (state.recorded) return done("already_recorded", ref, await recordedBy(db, registry, ref));
   const treasury = privateKeyToAccount(key).address;
   if (!isAddressEqual(state.attestor, treasury))
     throw new AppError(
@@ -198,26 +204,15 @@ export async function recordReputation(
 
   let recorded: ChainTransaction;
   try {
-    recorded = await recordTransaction(
+    recorded = await recordUnderPurpose(
       db,
-      key,
-      {
-        to: registry,
-        data: encodeFunctionData({
-          abi: reputationRegistryAbi,
-          functionName: "recordSettlement",
-          args: [wallet, input.scoreBps, ref, input.amountUnits],
-        }),
-        purpose,
-      },
-      async (tx, row) => {
-        // Under this purpose's lock (the sender holds no lock here): a concurrent call that
-        // recorded first wins; follow it. The loser's nonce is filled by the sender.
-        await lockPurpose(tx, purpose);
-        if (await findLatestByPurpose(tx, { ...scope, excludeId: row.id }))
-          throw new AttemptInFlight();
-        if (link) await link(tx, row);
-      },
+      encodeFunctionData({
+        abi: reputationRegistryAbi,
+        functionName: "recordSettlement",
+        args: [wallet, input.scoreBps, ref, input.amountUnits],
+      }),
+      scope,
+      link,
     );
   } catch (err) {
     if (err instanceof AttemptInFlight) {
@@ -229,7 +224,7 @@ export async function recordReputation(
     // record on-chain in the meantime (AlreadyRecorded). Then this is a success.
     const recheck = await registryState(registry, ref).catch(() => null);
     if (recheck?.recorded)
-      return done("already_recorded", ref, await findLatestByPurpose(db, scope));
+      return done("already_recorded", ref, await recordedBy(db, registry, ref));
     throw err;
   }
   const sent = await awaitReceipt(db, await broadcast(db, recorded));
@@ -237,4 +232,134 @@ export async function recordReputation(
   if (sent.status === "failed" && (await registryState(registry, ref)).recorded)
     return done("already_recorded", ref, await findLatestByPurpose(db, scope));
   return done("recorded", ref, sent);
+}
+
+/**
+ * Records a call to the registry (signed by the treasury) under its purpose's lock (the
+ * sender holds no lock here): when a concurrent call recorded an attempt for the same purpose
+ * first — any live one, or only unfinished ones with `statuses` — that one wins and this
+ * throws AttemptInFlight (the sender fills the loser's nonce).
+ */
+async function recordUnderPurpose(
+  db: Db,
+  data: Hex,
+  scope: { chainId: number; purpose: string; statuses?: ChainTransaction["status"][] },
+  link?: Link,
+): Promise<ChainTransaction> {
+  const config = chainConfig();
+  return recordTransaction(
+    db,
+    requireTreasury(config),
+    { to: requireRegistry(config), data, purpose: scope.purpose },
+    async (tx, row) => {
+      await lockPurpose(tx, scope.purpose);
+      if (await findLatestByPurpose(tx, { ...scope, excludeId: row.id }))
+        throw new AttemptInFlight();
+      if (link) await link(tx, row);
+    },
+  );
+}
+
+/** The purpose of the reputation batches sent to `registry` (one in flight at a time). */
+const batchPurpose = (registry: Address) => `reputation-batch:${registry}`;
+
+/**
+ * The transaction of ours that wrote `ref` to the registry: its own record, else the first
+ * confirmed batch that carried it (a batch's answer lost, e.g. to a crash), else null (written
+ * by someone else).
+ */
+async function recordedBy(db: Db, registry: Address, ref: Hex): Promise<ChainTransaction | null> {
+  const chainId = chainConfig().chainId;
+  return (
+    (await findLatestByPurpose(db, { chainId, purpose: `reputation:${registry}:${ref}` })) ??
+    (await findConfirmedCarrying(db, {
+      chainId,
+      purpose: batchPurpose(registry),
+      needle: ref.slice(2),
+    }))
+  );
+}
+
+export type RecordReputationsResult = {
+  /** The batch this call sent or followed; null when none was sent. */
+  transaction: ChainTransaction | null;
+  /** By milestone id: the ones that batch wrote (confirmed). */
+  written: Set<string>;
+  /** The milestone ids that batch carried (written, skipped, or still in flight). */
+  carried: Set<string>;
+};
+
+/**
+ * Records several settled milestones in one recordSettlements transaction (the treasury is
+ * the attestor). The registry writes each once and skips the rest (already recorded…), so a
+ * batch sent twice or overlapping another never counts twice. At most one batch per registry
+ * is in flight: an unfinished one is resumed instead of sending another (its milestones are
+ * then those it carried, not `inputs`), under the purpose's lock as recordReputation does for
+ * one milestone. Throws like the sender (a node down, a batch that would revert): the caller
+ * records them one by one instead.
+ */
+export async function recordReputations(
+  db: Db,
+  inputs: RecordReputationInput[],
+): Promise<RecordReputationsResult> {
+  const config = chainConfig();
+  const inFlight = {
+    chainId: config.chainId,
+    purpose: batchPurpose(requireRegistry(config)),
+    statuses: ["pending", "submitted"] as ChainTransaction["status"][],
+  };
+  const earlier = await findLatestByPurpose(db, inFlight);
+  if (earlier) return batchOutcome(await resumeTransaction(db, earlier));
+  const records = inputs.map((i) => ({
+    wallet: getAddress(i.wallet),
+    scoreBps: i.scoreBps,
+    milestoneRef: milestoneRef(i.milestoneId),
+    amount: i.amountUnits,
+  }));
+  let recorded: ChainTransaction;
+  try {
+    recorded = await recordUnderPurpose(
+      db,
+      encodeFunctionData({
+        abi: reputationRegistryAbi,
+        functionName: "recordSettlements",
+        args: [records],
+      }),
+      inFlight,
+    );
+  } catch (err) {
+    if (!(err instanceof AttemptInFlight)) throw err;
+    const other = await findLatestByPurpose(db, inFlight);
+    return other
+      ? batchOutcome(await resumeTransaction(db, other))
+      : { transaction: null, written: new Set(), carried: new Set() };
+  }
+  return batchOutcome(await awaitReceipt(db, await broadcast(db, recorded)));
+}
+
+/** What a reputation batch carried and, once confirmed, wrote (read from its receipt). */
+async function batchOutcome(tx: ChainTransaction): Promise<RecordReputationsResult> {
+  const ids = (refs: readonly Hex[]) =>
+    new Set(refs.map(milestoneIdFromRef).filter((id): id is string => id !== null));
+  const { args } = decodeFunctionData({ abi: reputationRegistryAbi, data: tx.data as Hex });
+  const carried = ids(
+    args?.[0] && typeof args[0] === "object"
+      ? (args[0] as ReadonlyArray<{ milestoneRef: Hex }>).map((r) => r.milestoneRef)
+      : [],
+  );
+  if (tx.status !== "confirmed" || !tx.hash)
+    return { transaction: tx, written: new Set(), carried };
+  let receipt: Awaited<ReturnType<ReturnType<typeof publicClient>["getTransactionReceipt"]>>;
+  try {
+    receipt = await publicClient().getTransactionReceipt({ hash: tx.hash as Hex });
+  } catch (err) {
+    if (isTransportError(err)) throw chainUnavailable(err);
+    throw err;
+  }
+  const written = parseEventLogs({
+    abi: reputationRegistryAbi,
+    logs: receipt.logs,
+    eventName: "SettlementRecorded",
+  }).map((e) => e.args.milestoneRef);
+  return { transaction: tx, written: ids(written), carried };
 }

@@ -391,6 +391,8 @@ export async function advanceSettlement(
     waitMs?: number;
     /** Its transaction as a batch's sender just left it (lib/settle/batch.ts). */
     sent?: SentTransaction;
+    /** The caller queues the reputation record itself (a batch: all of them at once). */
+    deferReputation?: boolean;
     /**
      * Called with the settlement when it was already confirmed before this call could do
      * anything (another caller paid it meanwhile); its result is thrown. A settle request
@@ -421,7 +423,7 @@ export async function advanceSettlement(
       throw opts.alreadyConfirmed(leased);
     }
     paid = await progress(db, leased, opts);
-    if (paid.status === "confirmed" && !paid.reputationTxHash)
+    if (paid.status === "confirmed" && !paid.reputationTxHash && !opts.deferReputation)
       recordReputationAfterResponse(db, settlementId);
     return paid;
   } finally {

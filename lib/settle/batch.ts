@@ -5,6 +5,7 @@ import { broadcastAndAwait, recordReceipt } from "@/lib/chain/sender";
 import { log } from "@/lib/log";
 import { advanceSettlement, type SentTransaction } from "@/lib/settle/advance";
 import { type ReleaseTarget, submitReleaseBatch } from "@/lib/settle/payment";
+import { recordReputationAfterResponse } from "@/lib/settle/reputation";
 
 // Many releases in one transaction (the escrow's releaseBatch). A bulk settle claims its
 // milestones as the single form does — each settlement created once, leased to this call —
@@ -36,9 +37,12 @@ export async function payBatch(
   items: Claimed[],
   waitUntil: number,
 ): Promise<Array<Promise<Settlement>>> {
-  /** Each settlement finished as advanceSettlement does: linked to `linked` when it is. */
-  const finishEach = (linked?: ChainTransaction, sent?: SentTransaction) =>
-    items.map(({ settlement, target }) =>
+  /**
+   * Each settlement finished as advanceSettlement does (linked to `linked` when it is); the
+   * reputation records of those paid are queued together, after the response: one batch.
+   */
+  const finishEach = (linked?: ChainTransaction, sent?: SentTransaction) => {
+    const each = items.map(({ settlement, target }) =>
       advanceSettlement(db, settlement.id, {
         leaseHeld: true,
         created: linked
@@ -47,8 +51,17 @@ export async function payBatch(
         target,
         waitMs: Math.max(0, waitUntil - Date.now()),
         sent,
+        deferReputation: true,
       }),
     );
+    void Promise.allSettled(each).then((outcomes) =>
+      recordReputationAfterResponse(
+        db,
+        outcomes.flatMap((o) => (o.status === "fulfilled" ? [o.value.id] : [])),
+      ),
+    );
+    return each;
+  };
   if (items.length === 1) return finishEach();
   let recorded: ChainTransaction;
   try {

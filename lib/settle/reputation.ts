@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { listReputationQueue, setReputationTxHash } from "@/db/queries/reputation";
 import type { Settlement } from "@/db/schema";
 import { chainConfig } from "@/lib/chain/config";
-import { recordReputation } from "@/lib/chain/reputation";
+import { recordReputation, recordReputations } from "@/lib/chain/reputation";
 import { log } from "@/lib/log";
 
 // After a settlement is paid, the registry records it for the creator's wallet. That record
@@ -27,21 +27,72 @@ export async function recordSettlementReputation(db: Db, s: Settlement): Promise
 export type ReputationDrainReport = { recorded: number; failed: number };
 
 /**
- * Writes the queued reputation records, oldest first, `limit` per run, a few at a time
- * (the sender gives each its own nonce). `settlementId` / `dealId` narrow it to one
- * settlement or one deal's. A record that fails stays queued for the next run.
+ * Records the queued settlements in one batch; returns those left to record one by one: the
+ * ones the batch (confirmed) did not write, or all of them when no batch could be sent. The
+ * ones a batch in flight carries stay queued.
+ */
+async function drainInBatch(
+  db: Db,
+  queued: Settlement[],
+  report: ReputationDrainReport,
+): Promise<Settlement[]> {
+  let batch: Awaited<ReturnType<typeof recordReputations>>;
+  try {
+    batch = await recordReputations(
+      db,
+      queued.map((s) => ({
+        wallet: s.recipient as `0x${string}`,
+        scoreBps: s.scoreBps,
+        milestoneId: s.milestoneId,
+        amountUnits: s.amountUnits,
+      })),
+    );
+  } catch (err) {
+    log.warn("reputation batch not sent; recording one by one", { size: queued.length, err });
+    return queued;
+  }
+  const { transaction: tx, written, carried } = batch;
+  const left: Settlement[] = [];
+  for (const s of queued) {
+    if (tx?.hash && written.has(s.milestoneId)) {
+      await setReputationTxHash(db, s.id, tx.hash);
+      report.recorded++;
+    } else if (
+      !(tx?.status === "pending" || tx?.status === "submitted") ||
+      !carried.has(s.milestoneId)
+    )
+      left.push(s);
+  }
+  return left;
+}
+
+/**
+ * Writes the queued reputation records, oldest first, `limit` per run: several at once in
+ * one recordSettlements batch (recordReputations; one batch in flight per registry), then
+ * whatever the batch did not write — skipped as already recorded, or no batch could be sent —
+ * one by one, a few at a time (the sender gives each its own nonce). Records carried by a
+ * batch still in flight stay queued for the next run. `settlementId` / `settlementIds` /
+ * `dealId` narrow it to those settlements or one deal's. A record that fails stays queued.
  */
 export async function drainReputationQueue(
   db: Db,
-  opts: { settlementId?: string; dealId?: string; limit?: number; parallel?: number } = {},
+  opts: {
+    settlementId?: string;
+    settlementIds?: string[];
+    dealId?: string;
+    limit?: number;
+    parallel?: number;
+  } = {},
 ): Promise<ReputationDrainReport> {
-  const queued = await listReputationQueue(db, {
+  const listed = await listReputationQueue(db, {
     chainId: chainConfig().chainId,
     settlementId: opts.settlementId,
+    settlementIds: opts.settlementIds,
     dealId: opts.dealId,
     limit: opts.limit ?? 100,
   });
   const report: ReputationDrainReport = { recorded: 0, failed: 0 };
+  const queued = listed.length > 1 ? await drainInBatch(db, listed, report) : listed;
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < queued.length; i = next++) {
@@ -63,16 +114,21 @@ export async function drainReputationQueue(
 }
 
 /**
- * Records a just-paid settlement's reputation after the response has been sent, when
- * called while serving a request; otherwise (a script, a test calling the library) it is
- * left to the queue, which reconcile drains.
+ * Records just-paid settlements' reputation after the response has been sent (several in one
+ * batch), when called while serving a request; otherwise (a script, a test calling the
+ * library) it is left to the queue, which reconcile drains.
  */
-export function recordReputationAfterResponse(db: Db, settlementId: string): void {
+export function recordReputationAfterResponse(db: Db, settlementIds: string | string[]): void {
+  const only =
+    typeof settlementIds === "string"
+      ? { settlementId: settlementIds }
+      : { settlementIds, limit: settlementIds.length };
+  if (only.settlementIds?.length === 0) return;
   try {
     after(() =>
-      drainReputationQueue(db, { settlementId }).then(
+      drainReputationQueue(db, only).then(
         () => undefined,
-        (err: unknown) => log.warn("reputation drain failed", { settlementId, err }),
+        (err: unknown) => log.warn("reputation drain failed", { ...only, err }),
       ),
     );
   } catch {

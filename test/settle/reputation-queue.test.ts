@@ -1,14 +1,19 @@
+import { eq, inArray } from "drizzle-orm";
+import { type Hex, parseEventLogs } from "viem";
 import { describe, expect, it } from "vitest";
 import * as settleRoute from "@/app/api/settle/route";
+import { reputationRegistryAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
-import { readReputation } from "@/lib/chain/reputation";
+import { chainTransactions, settlements } from "@/db/schema";
+import { publicClient } from "@/lib/chain/config";
+import { readReputation, recordReputation } from "@/lib/chain/reputation";
 import { reconcile } from "@/lib/settle/reconcile";
 import { drainReputationQueue } from "@/lib/settle/reputation";
 import { withChainEnv } from "../helpers/chain-env";
 import { call } from "../helpers/http";
 import { startRpcProxy } from "../helpers/rpc-proxy";
-import { submittedMilestone } from "../verify/fixtures";
-import { parties, settlementRows } from "./fixtures";
+import { submit, submittedMilestone } from "../verify/fixtures";
+import { activeDeal, parties, settlementRows } from "./fixtures";
 
 // The reputation record is not part of the payment: settle answers once the release is
 // confirmed, and the record waits in a durable queue (confirmed settlements without
@@ -66,5 +71,55 @@ describe("the reputation queue", () => {
 
     expect(await drainReputationQueue(db, { settlementId })).toEqual({ recorded: 1, failed: 0 });
     expect((await readReputation(wallet)).count).toBe(1);
+  });
+
+  it("several queued records go in one registry batch; one already on the registry is skipped there and found; nothing twice", {
+    timeout: 120_000,
+  }, async () => {
+    const { brand, creator, wallet } = await parties();
+    const ids = await activeDeal(brand, creator, 6);
+    for (const id of ids) await submit(creator, id);
+    const res = await call(settleRoute.POST, { token: brand.token, body: { milestoneIds: ids } });
+    expect(res.body.results.map((r: { outcome: string }) => r.outcome)).toEqual(
+      ids.map(() => "paid"),
+    );
+    const db = await getDb();
+    const rows = await db.select().from(settlements).where(inArray(settlements.milestoneId, ids));
+    const first = rows.find((r) => r.milestoneId === ids[0]);
+    // One record written outside the queue (its settlement still queued): the batch skips it.
+    const alone = await recordReputation(db, {
+      wallet,
+      scoreBps: first?.scoreBps ?? 0,
+      milestoneId: ids[0] as string,
+      amountUnits: first?.amountUnits ?? 0n,
+    });
+    expect(alone.status).toBe("recorded");
+
+    const drained = await drainReputationQueue(db, { dealId: first?.dealId });
+    expect(drained).toEqual({ recorded: 6, failed: 0 });
+    const after = await db.select().from(settlements).where(inArray(settlements.milestoneId, ids));
+    const batchHash = after.find((r) => r.milestoneId === ids[1])?.reputationTxHash as Hex;
+    const [batch] = await db
+      .select()
+      .from(chainTransactions)
+      .where(eq(chainTransactions.hash, batchHash));
+    expect(batch?.purpose).toMatch(/^reputation-batch:/);
+    for (const r of after)
+      expect(r.reputationTxHash, r.milestoneId).toBe(
+        r.milestoneId === ids[0] ? alone.txHash : batchHash,
+      );
+    const receipt = await publicClient().getTransactionReceipt({ hash: batchHash });
+    const events = parseEventLogs({ abi: reputationRegistryAbi, logs: receipt.logs });
+    expect(events.filter((e) => e.eventName === "SettlementRecorded")).toHaveLength(5);
+    expect(events.filter((e) => e.eventName === "RecordSkipped")).toHaveLength(1);
+    expect((await readReputation(wallet)).count).toBe(6);
+
+    // Drained: however often it runs, nothing more is written.
+    expect(await drainReputationQueue(db, { dealId: first?.dealId })).toEqual({
+      recorded: 0,
+      failed: 0,
+    });
+    expect((await reconcile(db, { dealId: first?.dealId })).reputations).toBe(0);
+    expect((await readReputation(wallet)).count).toBe(6);
   });
 });
