@@ -876,7 +876,10 @@ export const endpoints: Endpoint[] = [
     summary:
       "The caller's drip as it stands (what a 202's `poll` names): its status follows its transaction, which reconcile finishes. Sends nothing.",
     responseSchema: dripResponse,
-    errors: ["404 not_found (no drip for this caller)"],
+    errors: [
+      "404 not_found (no drip for this caller)",
+      "409 conflict (its transfer is being recorded right now; retry)",
+    ],
   },
   {
     method: "GET",

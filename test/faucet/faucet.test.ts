@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as dripGET, POST as dripPOST } from "@/app/api/faucet/drip/route";
 import { mockUsdcAbi } from "@/contracts/artifacts";
 import { type Db, getDb } from "@/db/client";
+import { insertDrip } from "@/db/queries/faucet-drips";
 import { chainTransactions, faucetDrips } from "@/db/schema";
 import { startAnvil } from "@/lib/chain/anvil";
 import { chainConfig, publicClient, requireUsdc } from "@/lib/chain/config";
@@ -229,6 +230,42 @@ describe("a chain that is late", () => {
       own.restore();
       await own.anvil.stop();
     }
+  });
+});
+
+describe("a claim whose transfer is not recorded yet", () => {
+  it("is waited for (409 busy past the budget), GET says busy, and once abandoned it is released and the next call drips", async () => {
+    const [u, other] = await Promise.all([makeUser("creator"), makeUser("creator")]);
+    const address = newAddress();
+    // A call claimed the address and is recording its transfer (or died doing it).
+    const claim = await insertDrip(db, {
+      chainId: chainConfig().chainId,
+      userId: u.user.id,
+      address,
+      amountUnits: 2_000_000n,
+      txHash: null,
+      chainTxId: null,
+    });
+    const busy = await withChainEnv({ CHAIN_BUDGET_SECONDS: "0.2" }, () => drip(other, address));
+    expect(busy.status).toBe(409);
+    expect(busy.body.error.code).toBe("conflict");
+    const state = await call(dripGET, {
+      token: u.token,
+      path: `/api/faucet/drip?address=${address}`,
+    });
+    expect(state.status).toBe(409);
+
+    // A minute later nothing recorded it: its process died. The next call releases it and drips.
+    await db
+      .update(faucetDrips)
+      .set({ createdAt: new Date(Date.now() - 120_000) })
+      .where(eq(faucetDrips.id, claim.id));
+    const res = await drip(other, address);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ funded: true, status: "confirmed" });
+    expect(await balanceOf(address)).toBe(2_000_000n);
+    const rows = await dripsFor(address);
+    expect(rows.map((r) => [r.userId, r.chainTxId !== null])).toEqual([[other.user.id, true]]);
   });
 });
 

@@ -7338,6 +7338,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 409 conflict (its transfer is being recorded right now; retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 429 rate_limited (per API key and per user) */
             429: {
                 headers: {
