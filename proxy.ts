@@ -1,6 +1,4 @@
 import { NextResponse } from "next/server";
-import { corsOrigins } from "@/lib/env";
-import { AppError, errorResponse } from "@/lib/errors";
 
 // Runs before the routes, for two things only. It is not an auth layer (handlers do that).
 //
@@ -12,6 +10,10 @@ import { AppError, errorResponse } from "@/lib/errors";
 //    `*`). A preflight from an unlisted origin is refused. CORS only lets such a page read
 //    responses: a write authenticated by the session cookie must still come from this
 //    site's own pages (lib/auth/same-origin.ts), so listed origins write with a bearer.
+//
+// The configuration (lib/env.ts) and the error envelope (lib/errors.ts) load zod: they are
+// imported only by a request that needs them (one with an Origin, or a bad path), so that a
+// cold instance's first same-origin request does not wait for them.
 
 /** True when every percent-escape in the path decodes (as UTF-8). */
 export function decodablePath(pathname: string): boolean {
@@ -34,9 +36,10 @@ export const CORS_EXPOSED_HEADERS =
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /** The request's Origin when CORS_ORIGINS lists it, else null. */
-export function allowedOrigin(req: Request): string | null {
+export async function allowedOrigin(req: Request): Promise<string | null> {
   const origin = req.headers.get("origin");
   if (!origin || origin === "null") return null;
+  const { corsOrigins } = await import("@/lib/env");
   return corsOrigins().includes(origin.toLowerCase()) ? origin : null;
 }
 
@@ -49,18 +52,20 @@ function corsHeaders(origin: string): Record<string, string> {
   };
 }
 
-function cors(req: Request): Response | undefined {
+async function cors(req: Request): Promise<Response | undefined> {
   const origin = req.headers.get("origin");
   if (!origin) return undefined; // not a cross-origin browser request: nothing to add
-  const allowed = allowedOrigin(req);
+  const allowed = await allowedOrigin(req);
   const preflight = req.method === "OPTIONS" && req.headers.has("access-control-request-method");
   if (preflight) {
-    if (!allowed)
+    if (!allowed) {
+      const { AppError, errorResponse } = await import("@/lib/errors");
       return errorResponse(
         new AppError("forbidden", "This origin may not call the API from a browser.", {
           headers: { Vary: "Origin" },
         }),
       );
+    }
     return new Response(null, {
       status: 204,
       headers: {
@@ -79,16 +84,17 @@ function cors(req: Request): Response | undefined {
   return res;
 }
 
-export function proxy(req: Request): Response | undefined {
+export async function proxy(req: Request): Promise<Response | undefined> {
   const { pathname } = new URL(req.url);
   if (decodablePath(pathname)) return isApiPath(pathname) ? cors(req) : undefined;
   if (isApiPath(pathname)) {
+    const { AppError, errorResponse } = await import("@/lib/errors");
     const res = errorResponse(
       new AppError("invalid_request", "The request path is invalid: bad percent-encoding.", {
         details: [{ path: [], message: "malformed percent-encoding", code: "bad_encoding" }],
       }),
     );
-    const origin = allowedOrigin(req);
+    const origin = await allowedOrigin(req);
     if (origin) for (const [k, v] of Object.entries(corsHeaders(origin))) res.headers.set(k, v);
     return res;
   }

@@ -4,8 +4,8 @@
 //   /api/health   spawn of `next start` to the first 200 of GET /api/health (config, proxy,
 //                 instrumentation, the route, a database and a chain round trip)
 //   /icon.svg     spawn to the first 200 of a static asset (no app code of its own)
-//   empty app     the same for the empty Next app page-weight builds (.data/bench-empty-app):
-//                 what Next itself costs on this machine, when that build is there
+//   empty app     the same for the empty Next app page-weight builds (.data/bench-empty-app,
+//                 built first when missing): what Next itself costs on this machine
 // Each figure is a fresh process (BENCH_COLD_REPS, default 5, times; the median), polled every
 // 10 ms from the moment of the spawn. The servers run the production build in .next (built
 // first when missing or older than the sources, as page-weight does) on a fresh database of
@@ -13,12 +13,12 @@
 // measures whatever .next holds.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { freePort } from "../test/helpers/instances";
-import { emptyAppDir, ensureBuild } from "./page-weight";
+import { ensureBuild, ensureEmptyApp } from "./page-weight";
 import { benchEnvironment, median, postgresServer, printRows, type Row } from "./setup";
 
 const REPS = Number(process.env.BENCH_COLD_REPS ?? 5);
@@ -63,14 +63,18 @@ async function coldStart(
       await new Promise((r) => setTimeout(r, 10));
     }
   } finally {
-    const gone = new Promise((r) => child.once("exit", r));
-    child.kill("SIGKILL");
-    await gone;
+    // (A child that exited already sends no more "exit": waiting for it hung the bench.)
+    if (child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise((r) => child.once("exit", r));
+      child.kill("SIGKILL");
+      await gone;
+    }
   }
 }
 
 async function main() {
   ensureBuild(process.argv.includes("--no-build") ? "never" : "auto");
+  const empty = ensureEmptyApp();
   // The database migrated here, so that no instance's first request pays for the migrations.
   const bench = await benchEnvironment({ postgres: postgresServer() });
   const dataDir = mkdtempSync(path.join(tmpdir(), "milestone-cold-"));
@@ -89,8 +93,6 @@ async function main() {
     // One throwaway start first: the disk cache then holds the build for every measured one.
     await coldStart(next, "/icon.svg", vars);
     // Interleaved, one of each per round, so that a change in the machine's load hits all alike.
-    const empty = emptyAppDir();
-    const withEmpty = existsSync(path.join(empty, ".next", "BUILD_ID"));
     const xs = {
       bare: [] as number[],
       health: [] as number[],
@@ -101,7 +103,7 @@ async function main() {
       xs.bare.push(await coldStart(["-e", BARE_SERVER], "/", {}));
       xs.health.push(await coldStart(next, "/api/health", vars));
       xs.icon.push(await coldStart(next, "/icon.svg", vars));
-      if (withEmpty) xs.empty.push(await coldStart(next, "/", { NODE_ENV: "production" }, empty));
+      xs.empty.push(await coldStart(next, "/", { NODE_ENV: "production" }, empty));
     }
     const [bare, health, icon, emptyApp] = [
       median(xs.bare),
@@ -112,16 +114,10 @@ async function main() {
     const rows: Row[] = [
       ["spawn → first 200, GET /api/health vs bare node:http", bare, health, "ms"],
       ["spawn → first 200, GET /icon.svg vs bare node:http", bare, icon, "ms"],
+      ["spawn → first 200, empty Next app's page vs bare node:http", bare, emptyApp, "ms"],
+      ["spawn → first 200, GET /icon.svg vs the empty Next app", emptyApp, icon, "ms"],
+      ["spawn → first 200, GET /api/health vs the empty Next app", emptyApp, health, "ms"],
     ];
-    if (withEmpty) {
-      rows.push([
-        "spawn → first 200, empty Next app's page vs bare node:http",
-        bare,
-        emptyApp,
-        "ms",
-      ]);
-      rows.push(["spawn → first 200, GET /icon.svg vs the empty Next app", emptyApp, icon, "ms"]);
-    }
     printRows(
       `Cold start — production build, ${REPS} fresh processes per figure, median; PostgreSQL`,
       rows,

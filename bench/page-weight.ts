@@ -190,7 +190,8 @@ function run(what: string, cmd: string, args: string[], cwd: string): void {
 /** The empty app's .next, built with this Next.js and `bundler` unless it already is. */
 function emptyAppBuild(bundler: Bundler): string {
   const stampFile = path.join(EMPTY_APP, "stamp.json");
-  const stamp = JSON.stringify({ next: nextVersion(), bundler });
+  // v2: with its own instrumentation.js (a build without one took this repository's).
+  const stamp = JSON.stringify({ next: nextVersion(), bundler, v: 2 });
   const nextDir = path.join(EMPTY_APP, ".next");
   if (
     existsSync(path.join(nextDir, "BUILD_ID")) &&
@@ -211,6 +212,10 @@ function emptyAppBuild(bundler: Bundler): string {
     path.join(EMPTY_APP, "app", "page.jsx"),
     "export default function Page() {\n  return null;\n}\n",
   );
+  // A no-op hook of its own: without one, Turbopack builds in this repository's
+  // instrumentation.ts (it looks at the project root), whose configuration check stops
+  // `next start` of the empty app (bench/cold-start.ts starts it).
+  writeFileSync(path.join(EMPTY_APP, "instrumentation.js"), "export function register() {}\n");
   const nextBin = createRequire(path.join(ROOT, "package.json")).resolve("next/dist/bin/next");
   run(
     `building the empty app (${bundler}) in ${path.relative(ROOT, EMPTY_APP)}`,
@@ -231,8 +236,20 @@ export function ensureBuild(build: Options["build"] = "auto"): void {
     run("npm run build (the app)", "npm", ["run", "--silent", "build"], ROOT);
 }
 
-/** Where the empty app is built (bench/cold-start.ts starts it when its build is there). */
-export const emptyAppDir = () => EMPTY_APP;
+/**
+ * The empty app, built (when missing or of another Next) with the bundler of the app's build
+ * in .next: its directory, for bench/cold-start.ts to start it.
+ */
+export function ensureEmptyApp(): string {
+  const manifest = path.join(ROOT, ".next", "build-manifest.json");
+  const bundler = existsSync(manifest)
+    ? bundlerOf(
+        (JSON.parse(readFileSync(manifest, "utf8")) as { rootMainFiles: string[] }).rootMainFiles,
+      )
+    : "turbopack";
+  emptyAppBuild(bundler);
+  return EMPTY_APP;
+}
 
 /** Prints the table; false when a goal route is over the goal (or nothing was measured). */
 export function printPageWeights({ build = "auto", nextDir }: Options = {}): boolean {

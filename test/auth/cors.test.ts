@@ -37,9 +37,9 @@ const preflight = (origin: string, path = "/api/deals") =>
   );
 
 describe("CORS preflight", () => {
-  it("passes for a listed origin: its origin echoed, credentials, methods and headers", () => {
+  it("passes for a listed origin: its origin echoed, credentials, methods and headers", async () => {
     for (const origin of [LISTED, "https://second.example.test:8443"]) {
-      const res = preflight(origin);
+      const res = await preflight(origin);
       expect(res?.status).toBe(204);
       const h = res?.headers;
       expect(h?.get("access-control-allow-origin")).toBe(origin);
@@ -58,7 +58,7 @@ describe("CORS preflight", () => {
       "https://partner.example.test.evil.test",
       "http://partner.example.test",
     ]) {
-      const res = preflight(origin);
+      const res = await preflight(origin);
       expect(res?.status, origin).toBe(403);
       expect(res?.headers.get("access-control-allow-origin")).toBeNull();
       expect(res?.headers.get("access-control-allow-credentials")).toBeNull();
@@ -71,25 +71,25 @@ describe("CORS on actual requests", () => {
   const get = (origin?: string) =>
     proxy(new Request("http://localhost/api/auth/me", { headers: origin ? { origin } : {} }));
 
-  it("a listed origin's response carries its origin, credentials and the readable headers", () => {
-    const h = get(LISTED)?.headers;
+  it("a listed origin's response carries its origin, credentials and the readable headers", async () => {
+    const h = (await get(LISTED))?.headers;
     expect(h?.get("access-control-allow-origin")).toBe(LISTED);
     expect(h?.get("access-control-allow-credentials")).toBe("true");
     expect(h?.get("access-control-expose-headers")).toContain("RateLimit-Remaining");
     expect(h?.get("access-control-expose-headers")).toContain("Retry-After");
   });
 
-  it("another origin's gets none (the browser keeps the response from the page)", () => {
-    const h = get(OTHER)?.headers;
+  it("another origin's gets none (the browser keeps the response from the page)", async () => {
+    const h = (await get(OTHER))?.headers;
     expect(h?.get("access-control-allow-origin")).toBeNull();
     expect(h?.get("access-control-allow-credentials")).toBeNull();
     expect(h?.get("vary")).toBe("Origin");
   });
 
-  it("a request without Origin (server to server, same-origin GET) passes untouched", () => {
-    expect(get()).toBeUndefined();
+  it("a request without Origin (server to server, same-origin GET) passes untouched", async () => {
+    expect(await get()).toBeUndefined();
     expect(
-      proxy(new Request("http://localhost/deals", { headers: { origin: LISTED } })),
+      await proxy(new Request("http://localhost/deals", { headers: { origin: LISTED } })),
     ).toBeUndefined();
   });
 });

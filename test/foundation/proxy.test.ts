@@ -8,7 +8,7 @@ import { config, decodablePath, proxy } from "@/proxy";
 describe("proxy (bad percent-encoding)", () => {
   it("answers an API path with the contract's 400 envelope", async () => {
     for (const path of ["/api/deals/%E0%A4%A", "/api/deals/%ZZ/accept", "/api/reputation/%"]) {
-      const res = proxy(new Request(`http://localhost${path}`));
+      const res = await proxy(new Request(`http://localhost${path}`));
       expect(res?.status).toBe(400);
       expect(await res?.json()).toMatchObject({
         error: { code: "invalid_request", message: expect.stringContaining("percent-encoding") },
@@ -17,14 +17,14 @@ describe("proxy (bad percent-encoding)", () => {
   });
 
   it("answers a page path with a plain 400", async () => {
-    const res = proxy(new Request("http://localhost/explorer/tx/%E0%A4%A"));
+    const res = await proxy(new Request("http://localhost/explorer/tx/%E0%A4%A"));
     expect(res?.status).toBe(400);
     expect(res?.headers.get("content-type")).toMatch(/^text\/plain/);
   });
 
-  it("lets well-formed escapes through (handlers validate what they decode to)", () => {
+  it("lets well-formed escapes through (handlers validate what they decode to)", async () => {
     for (const path of ["/api/deals/%00", "/explorer/address/0x%41", "/docs%20x", "/"])
-      expect(proxy(new Request(`http://localhost${path}`))).toBeUndefined();
+      expect(await proxy(new Request(`http://localhost${path}`))).toBeUndefined();
     expect(decodablePath("/a%C3%A9")).toBe(true);
     expect(decodablePath("/a%C3")).toBe(false);
   });

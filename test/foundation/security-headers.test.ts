@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "@/lib/env";
+import * as envModule from "@/lib/env";
 import {
   browserRpcOrigins,
   browserUploadOrigins,
   contentSecurityPolicy,
 } from "@/lib/security-headers";
-import { nextConfig } from "@/next.config";
+import { configFor } from "@/next.config";
 
 // The headers next.config.ts puts on every page and API response. (That the app really
 // passes its CSP is checked in a browser: the e2e journeys run under it.)
@@ -21,7 +21,7 @@ function directives(csp: string): Record<string, string[]> {
 
 describe("security headers (next.config.ts)", () => {
   it("are set on every path", async () => {
-    const rules = (await nextConfig.headers?.()) ?? [];
+    const rules = (await configFor(envModule).headers?.()) ?? [];
     expect(rules).toHaveLength(1);
     const [rule] = rules;
     expect(rule?.source).toBe("/:path*");
@@ -56,18 +56,21 @@ describe("security headers (next.config.ts)", () => {
   });
 
   it("connect-src names the uploads bucket the browser PUTs files to, and nothing without one", () => {
-    expect(browserUploadOrigins(parseEnv({}))).toEqual([]);
-    expect(browserUploadOrigins(parseEnv({ S3_BUCKET: "media" }))).toEqual([
+    expect(browserUploadOrigins(envModule.parseEnv({}))).toEqual([]);
+    expect(browserUploadOrigins(envModule.parseEnv({ S3_BUCKET: "media" }))).toEqual([
       "https://media.s3.us-east-1.amazonaws.com",
     ]);
     expect(
       browserUploadOrigins(
-        parseEnv({ S3_BUCKET: "media", S3_ENDPOINT: "https://acc.r2.cloudflarestorage.com" }),
+        envModule.parseEnv({
+          S3_BUCKET: "media",
+          S3_ENDPOINT: "https://acc.r2.cloudflarestorage.com",
+        }),
       ),
     ).toEqual(["https://media.acc.r2.cloudflarestorage.com"]);
     expect(
       browserUploadOrigins(
-        parseEnv({
+        envModule.parseEnv({
           S3_BUCKET: "media",
           S3_ENDPOINT: "http://127.0.0.1:9000/",
           S3_FORCE_PATH_STYLE: "1",
@@ -81,17 +84,20 @@ describe("security headers (next.config.ts)", () => {
   });
 
   it("connect-src follows the chain the browser talks to, never a private RPC_URL", () => {
-    expect(browserRpcOrigins(parseEnv({}))).toEqual(
+    expect(browserRpcOrigins(envModule.parseEnv({}))).toEqual(
       expect.arrayContaining(["http://127.0.0.1:8545", "http://127.0.0.1:*", "http://localhost:*"]),
     );
-    expect(browserRpcOrigins(parseEnv({ RPC_URL: "http://anvil.internal:8545" }))).toContain(
-      "http://anvil.internal:8545",
-    );
+    expect(
+      browserRpcOrigins(envModule.parseEnv({ RPC_URL: "http://anvil.internal:8545" })),
+    ).toContain("http://anvil.internal:8545");
     // On a public chain the browser uses the chain's public endpoint (public-info.ts), so a
     // keyed provider URL in RPC_URL stays out of the page's headers too.
     expect(
       browserRpcOrigins(
-        parseEnv({ CHAIN: "base-sepolia", RPC_URL: "https://base-sepolia.g.alchemy.com" }),
+        envModule.parseEnv({
+          CHAIN: "base-sepolia",
+          RPC_URL: "https://base-sepolia.g.alchemy.com",
+        }),
       ),
     ).toEqual(["https://sepolia.base.org"]);
   });
