@@ -49,6 +49,12 @@ export const users = pgTable(
     walletSource: text("wallet_source").$type<WalletSource>(),
     /** Embedded in every session token; sign-out increments it, revoking them all. */
     sessionVersion: integer("session_version").notNull().default(0),
+    /**
+     * A send from the user's embedded wallet being recorded holds this until then (taken after
+     * the network calls and before the relayer allocates a nonce, given back once recorded):
+     * concurrent sends are checked against the balance one after another before any nonce.
+     */
+    withdrawalLeaseUntil: timestamp("withdrawal_lease_until", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,5 +1,6 @@
-import { and, eq, gt, isNotNull, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
+import { leaseEnd, leaseFree } from "@/db/queries/leases";
 import { type Deal, type DealDeposit, type DepositStatus, dealDeposits, deals } from "@/db/schema";
 
 // Deposit addresses (lib/escrow/deposit.ts): every address ever handed out for a deal, one
@@ -180,14 +181,9 @@ export async function takeDepositSendLease(
   const [row] = await db
     .update(dealDeposits)
     .set({
-      sendLeaseUntil: sql`date_trunc('milliseconds', now() + ${ms} * interval '1 millisecond')`,
+      sendLeaseUntil: leaseEnd(ms),
     })
-    .where(
-      and(
-        eq(dealDeposits.id, id),
-        or(isNull(dealDeposits.sendLeaseUntil), lte(dealDeposits.sendLeaseUntil, sql`now()`)),
-      ),
-    )
+    .where(and(eq(dealDeposits.id, id), leaseFree(dealDeposits.sendLeaseUntil)))
     .returning({ until: dealDeposits.sendLeaseUntil });
   return row?.until ?? null;
 }

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
+import { leaseEnd, leaseFree } from "@/db/queries/leases";
 import { chainTransactions, deals, type TxStatus, users, withdrawals } from "@/db/schema";
 
 // Withdrawals from users' embedded wallets (lib/wallet/withdraw.ts), always by their owner.
@@ -31,6 +32,35 @@ const view = {
   blockNumber: chainTransactions.blockNumber,
   createdAt: withdrawals.createdAt,
 };
+
+/**
+ * Takes the user's withdrawal lease for `ms` (the database's clock) when nobody holds it: its
+ * end (what releaseWithdrawalLease matches), or null while another send holds it.
+ */
+export async function takeWithdrawalLease(
+  db: DbOrTx,
+  userId: string,
+  ms: number,
+): Promise<Date | null> {
+  const [row] = await db
+    .update(users)
+    .set({ withdrawalLeaseUntil: leaseEnd(ms) })
+    .where(and(eq(users.id, userId), leaseFree(users.withdrawalLeaseUntil)))
+    .returning({ until: users.withdrawalLeaseUntil });
+  return row?.until ?? null;
+}
+
+/** Gives back the withdrawal lease taken as `lease` (not one another send took since). */
+export async function releaseWithdrawalLease(
+  db: DbOrTx,
+  userId: string,
+  lease: Date,
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ withdrawalLeaseUntil: null })
+    .where(and(eq(users.id, userId), eq(users.withdrawalLeaseUntil, lease)));
+}
 
 /**
  * Locks the user's row until the caller's transaction ends: withdrawals of one user are

@@ -17,6 +17,8 @@ import {
   findWithdrawal,
   insertWithdrawal,
   lockWithdrawingUser,
+  releaseWithdrawalLease,
+  takeWithdrawalLease,
   unsettledWithdrawalUnits,
   type WithdrawalView,
 } from "@/db/queries/withdrawals";
@@ -27,6 +29,7 @@ import { explorerTxUrl } from "@/lib/chain/explorer";
 import {
   broadcastAndAwait,
   chainUnavailable,
+  estimateAhead,
   getChainTransaction,
   isTransportError,
   recordTransaction,
@@ -49,9 +52,11 @@ import { noEmbeddedWallet, requireEmbeddedWalletSigner } from "@/lib/wallet/sign
 //     recorded before it is broadcast, in the same database transaction as the withdrawal
 //     row, so a crash or a dead node leaves a row that reconcile finishes with the same bytes
 //     (the authorization's nonce makes a second transfer impossible on-chain anyway);
-//  3. "never more than the balance": in that same transaction, under the user's row lock,
-//     the amount plus every withdrawal the balance read may not show yet must fit in the
-//     balance read at block B (unsettledWithdrawalUnits). Concurrent sends queue on the lock.
+//  3. "never more than the balance": the amount plus every withdrawal the balance read may not
+//     show yet must fit in the balance read at block B (unsettledWithdrawalUnits) — checked
+//     under the user's withdrawal lease, before the relayer allocates a nonce (concurrent
+//     sends of one user take turns; a refusal costs no nonce, so no no-op), and again in
+//     that same transaction under the user's row lock, the arbiter should a lease run out.
 // Only the caller's own embedded wallet: the signer derives it from the session's identity;
 // no request field names the sender.
 
@@ -117,6 +122,26 @@ async function chainRead<T>(fn: () => Promise<T>): Promise<T> {
   } catch (err) {
     if (isTransportError(err)) throw chainUnavailable(err);
     throw err;
+  }
+}
+
+/** How long a send may hold its user's withdrawal lease (a recording takes milliseconds). */
+const LEASE_MS = 30_000;
+/** How long a send waits for another send of the same user to be recorded. */
+const LEASE_WAIT_MS = 2_000;
+
+/** Takes the user's withdrawal lease, waiting (briefly) for another send to be recorded. */
+async function withdrawalLease(db: Db, userId: string): Promise<Date> {
+  const deadline = Date.now() + LEASE_WAIT_MS;
+  for (let delay = 5; ; delay = Math.min(delay * 2, 200)) {
+    const lease = await takeWithdrawalLease(db, userId, LEASE_MS);
+    if (lease) return lease;
+    if (Date.now() >= deadline)
+      throw new AppError(
+        "settlement_in_progress",
+        "Another send from this wallet is being recorded right now; try again in a moment.",
+      );
+    await new Promise((r) => setTimeout(r, delay));
   }
 }
 
@@ -190,46 +215,62 @@ export async function withdraw(
   });
 
   const id = randomUUID();
-  const recorded = await recordTransaction(
-    db,
-    sponsorKey,
-    { to: usdc, data, purpose: `${WITHDRAWAL_PURPOSE_PREFIX}${id}` },
-    async (tx, row) => {
-      if (!(await lockWithdrawingUser(tx, user.id)))
-        throw new AppError("invalid_token", "The session's user no longer exists.");
-      const locked = available(
-        await unsettledWithdrawalUnits(tx, { chainId: config.chainId, from, block: block.number }),
-      );
-      if (amount > locked) throw insufficient(locked);
-      await insertWithdrawal(tx, {
-        id,
-        userId: user.id,
-        chainId: config.chainId,
-        fromAddress: from,
-        toAddress: to,
-        amountUnits: amount,
-        authorizationNonce: nonce,
-        validBefore,
-        chainTxId: row.id,
-        txHash: row.hash as string,
-      });
-    },
-  ).catch(async (err) => {
-    // The node says the transfer would fail (gas estimate): another send was mined since the
-    // balance was read. Short of money now is a 409, like the locked check's.
-    if (err instanceof WouldRevert) {
-      const now = await chainRead(() =>
-        client.readContract({
-          address: usdc,
-          abi: erc20Abi,
-          functionName: "balanceOf",
-          args: [from],
-        }),
-      );
-      if (amount > now) throw insufficient(now);
-    }
-    throw err;
-  });
+  // The transfer's gas before the lease (the network wait), then this user's sends are
+  // checked one after another, each before its nonce: a send that no longer fits beside
+  // another just recorded is refused without allocating one (which a no-op would then fill).
+  const estimate = estimateAhead(sponsorKey, { to: usdc, data });
+  await estimate.gas;
+  const lease = await withdrawalLease(db, user.id);
+  const recorded = await (async () => {
+    const checked = available(
+      await unsettledWithdrawalUnits(db, { chainId: config.chainId, from, block: block.number }),
+    );
+    if (amount > checked) throw insufficient(checked);
+    return recordTransaction(
+      db,
+      sponsorKey,
+      { to: usdc, data, purpose: `${WITHDRAWAL_PURPOSE_PREFIX}${id}`, estimate },
+      async (tx, row) => {
+        if (!(await lockWithdrawingUser(tx, user.id)))
+          throw new AppError("invalid_token", "The session's user no longer exists.");
+        const locked = available(
+          await unsettledWithdrawalUnits(tx, {
+            chainId: config.chainId,
+            from,
+            block: block.number,
+          }),
+        );
+        if (amount > locked) throw insufficient(locked);
+        await insertWithdrawal(tx, {
+          id,
+          userId: user.id,
+          chainId: config.chainId,
+          fromAddress: from,
+          toAddress: to,
+          amountUnits: amount,
+          authorizationNonce: nonce,
+          validBefore,
+          chainTxId: row.id,
+          txHash: row.hash as string,
+        });
+      },
+    ).catch(async (err) => {
+      // The node says the transfer would fail (gas estimate): another send was mined since the
+      // balance was read. Short of money now is a 409, like the locked check's.
+      if (err instanceof WouldRevert) {
+        const now = await chainRead(() =>
+          client.readContract({
+            address: usdc,
+            abi: erc20Abi,
+            functionName: "balanceOf",
+            args: [from],
+          }),
+        );
+        if (amount > now) throw insufficient(now);
+      }
+      throw err;
+    });
+  })().finally(() => releaseWithdrawalLease(db, user.id, lease).catch(() => {}));
 
   let status = recorded.status;
   try {

@@ -36,6 +36,8 @@ afterAll(async () => {
 });
 
 const usdc = (amount: string) => parseUnits(amount, 6);
+/** The relayer that submits the sends (and allocates their nonces). */
+const sponsor = () => privateKeyToAccount(chainConfig().sponsorKey as Hex).address;
 const send = (token: string, body: unknown, key?: string) =>
   call(withdrawalsRoute.POST, {
     token,
@@ -115,19 +117,18 @@ describe("sending from the embedded wallet", () => {
 describe("refused before a nonce is allocated", () => {
   it("a send that does not fit beside one still on its way: 409, and the relayer's nonces untouched", async () => {
     const creator = await embeddedCreator(usdc("50"));
-    const sponsor = privateKeyToAccount(chainConfig().sponsorKey as Hex).address;
     // The first send is recorded and waits at the node: the balance still shows its 40.
     const broadcast = proxy.hold("eth_sendRawTransaction");
     const first = send(creator.token, { to: newAddress(), amount: "40" });
     await broadcast.arrived;
-    const nonces = await signerNonceState(await getDb(), sponsor);
+    const nonces = await signerNonceState(await getDb(), sponsor());
 
     const to = newAddress();
     const second = await send(creator.token, { to, amount: "20" });
     expect(second.status, JSON.stringify(second.body)).toBe(409);
     expect(second.body.error.code).toBe("insufficient_funds");
     expect(second.body.error.details).toEqual({ available: "10.000000" });
-    expect(await signerNonceState(await getDb(), sponsor)).toEqual(nonces);
+    expect(await signerNonceState(await getDb(), sponsor())).toEqual(nonces);
 
     broadcast.release();
     expect((await first).body.withdrawal.status).toBe("confirmed");
@@ -189,6 +190,7 @@ describe("concurrency", () => {
   it("N different sends at once never take more than the balance", async () => {
     const creator = await embeddedCreator(usdc("100"));
     const targets = Array.from({ length: N }, () => newAddress());
+    const nonces = await signerNonceState(await getDb(), sponsor());
 
     // The first transfer waits at the node until at least the N - 3 sends that cannot fit
     // (100 / 30) have answered: they decide while it is recorded but not mined.
@@ -227,6 +229,10 @@ describe("concurrency", () => {
     const rows = await rowsFor(creator.user.id);
     expect(rows).toHaveLength(ok.length);
     expect(rows.every((r) => r.tx.status === "confirmed")).toBe(true);
+    // Each refusal came before a nonce was allocated: one nonce per send, no no-op fills.
+    const after = await signerNonceState(await getDb(), sponsor());
+    expect(after.next).toBe(nonces.next + ok.length);
+    expect(after.fills).toBe(nonces.fills);
   });
 });
 
