@@ -12,6 +12,7 @@ import {
   takeSettlementLease,
 } from "@/db/queries/settlements";
 import type { ChainTransaction, Settlement } from "@/db/schema";
+import { nextBlock } from "@/lib/chain/receipts";
 import { gelatoRelayer } from "@/lib/chain/relayer";
 import type { GasEstimate } from "@/lib/chain/sender";
 import {
@@ -284,17 +285,12 @@ async function finishTransaction(
   known: Known = {},
 ): Promise<Settlement> {
   if (done.status === "confirmed") {
-    if (!isReleaseBatch(done)) {
-      const receipt =
-        known.sent?.receipt?.transactionHash === done.hash
-          ? known.sent.receipt
-          : await pollReceipt(done.hash as Hex, 0).catch(() => null);
-      return markPaid(db, s, done.hash, receipt ? singleReleaseLog(receipt) : null);
-    }
     const receipt =
       known.sent?.receipt?.transactionHash === done.hash
         ? known.sent.receipt
-        : await pollReceipt(done.hash as Hex, 0);
+        : await minedReceipt(done.hash as Hex).catch(() => null);
+    if (!isReleaseBatch(done))
+      return markPaid(db, s, done.hash, receipt ? singleReleaseLog(receipt) : null);
     if (!receipt) return (await finishFromEscrow(db, s)) ?? stillPending(await reload(db, s.id));
     const target = known.target ?? (await releaseTarget(db, s));
     const found = releaseInReceipt(receipt, escrowKey(target.deal), target.milestone.position);
@@ -314,6 +310,14 @@ async function finishTransaction(
     return markFailed(db, s, done.error ?? "transaction failed");
   }
   return stillPending(await reload(db, s.id));
+}
+
+/**
+ * A mined transaction's receipt: from the blocks the block watcher read lately (the wait for
+ * it just saw it there), else asked of the node once.
+ */
+async function minedReceipt(hash: Hex): Promise<TransactionReceipt | null> {
+  return (await nextBlock([hash], 0)).receipt ?? pollReceipt(hash, 0);
 }
 
 /**
