@@ -366,9 +366,10 @@ export async function settleMilestone(
       scoreBps: verification.scoreBps,
       verdictHash: await ensureRecordHash(db, verification),
     };
-    // The release's gas is estimated while the claim runs (it reads the chain only).
+    // The release's gas is estimated while the claim runs (it reads the chain only); not for
+    // a bulk's item, whose release goes in its batch.
     estimate =
-      input.via === "direct"
+      input.via === "direct" && !opts.batch
         ? estimateRelease(
             { deal, milestone },
             payoutUnits(milestone.amountUnits, basis.scoreBps),
