@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, notExists, notInArray, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, ne, notExists, notInArray, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { nowIso, placeholder as p, reusable, setTo, timestampAt } from "@/db/reusable";
 import {
@@ -219,11 +219,62 @@ export async function releaseSettlementLease(
     .where(and(eq(settlements.id, id), eq(settlements.leaseOwner, owner)));
 }
 
+/** Records a settlement's failure; a confirmed one (paid meanwhile, by anyone) stays paid. */
 export async function markSettlementFailed(db: DbOrTx, id: string, error: string): Promise<void> {
   await db
     .update(settlements)
     .set({ status: "failed", error, updatedAt: new Date() })
-    .where(eq(settlements.id, id));
+    .where(and(eq(settlements.id, id), ne(settlements.status, "confirmed")));
+}
+
+/**
+ * A settlement whose batch did not release its milestone goes back to `pending` (keeping its
+ * link to the batch, so it is not taken for untouched) with the reason: whoever advances it
+ * next — this caller now, or reconcile, which lists pending rows — asks the escrow and sends a
+ * release of its own. A confirmed one stays paid.
+ */
+export async function returnSettlementToPending(
+  db: DbOrTx,
+  id: string,
+  error: string,
+): Promise<void> {
+  await db
+    .update(settlements)
+    .set({ status: "pending", error, updatedAt: new Date() })
+    .where(and(eq(settlements.id, id), ne(settlements.status, "confirmed")));
+}
+
+/**
+ * Just before a batch is recorded: renews the lease on those of `ids` this caller still holds
+ * (its owner tokens, unexpired on the database's clock) and that are still `pending` with
+ * nothing sent, for `seconds`; returns their ids. A claim whose lease ran out while the rest
+ * of the bulk was being verified may have been taken over (and paid) by reconcile or a
+ * single settle: it is left out of the batch.
+ */
+export async function renewBatchLeases(
+  db: DbOrTx,
+  held: ReadonlyArray<{ id: string; owner: string | null }>,
+  seconds: number,
+): Promise<Set<string>> {
+  const owners = held.flatMap((h) => (h.owner ? [h.owner] : []));
+  if (owners.length === 0) return new Set();
+  const rows = await db
+    .update(settlements)
+    .set({ leaseExpiresAt: leaseFor(seconds) })
+    .where(
+      and(
+        inArray(
+          settlements.id,
+          held.map((h) => h.id),
+        ),
+        inArray(settlements.leaseOwner, owners),
+        gt(settlements.leaseExpiresAt, sql`now()`),
+        eq(settlements.status, "pending"),
+        isNull(settlements.chainTxId),
+      ),
+    )
+    .returning({ id: settlements.id });
+  return new Set(rows.map((r) => r.id));
 }
 
 /** The relayed release's current signature. */

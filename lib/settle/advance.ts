@@ -1,4 +1,4 @@
-import { type Hex, parseEventLogs, type TransactionReceipt } from "viem";
+import { type Hex, isAddressEqual, parseEventLogs, type TransactionReceipt } from "viem";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import type { Db, Tx } from "@/db/client";
 import { lockDeal } from "@/db/queries/escrow";
@@ -9,9 +9,11 @@ import {
   markMilestoneSettled,
   markSettlementFailed,
   releaseSettlementLease,
+  returnSettlementToPending,
   takeSettlementLease,
 } from "@/db/queries/settlements";
 import type { ChainTransaction, Settlement } from "@/db/schema";
+import { requireEscrow } from "@/lib/chain/config";
 import { nextBlock } from "@/lib/chain/receipts";
 import { gelatoRelayer } from "@/lib/chain/relayer";
 import type { GasEstimate } from "@/lib/chain/sender";
@@ -179,7 +181,13 @@ async function followRelayTask(db: Db, s: Settlement): Promise<Settlement> {
       if (!receipt) throw chainUnavailable(new Error("the relayed transaction has no receipt yet"));
       if (receipt.status !== "success")
         return (await finishFromEscrow(db, s)) ?? markFailed(db, s, "relayed transaction reverted");
-      return markPaid(db, s, task.txHash, singleReleaseLog(receipt));
+      // A relayer may bundle several releases in one transaction: this milestone's own event.
+      const { deal, milestone } = await releaseTarget(db, s);
+      const found = releaseInReceipt(receipt, escrowKey(deal), milestone.position);
+      if (found && "logIndex" in found) return markPaid(db, s, task.txHash, found.logIndex);
+      return (
+        (await finishFromEscrow(db, s)) ?? markFailed(db, s, "relayed transaction paid nothing")
+      );
     }
     if (Date.now() > deadline) stillPending(s);
     await new Promise((r) => setTimeout(r, 1_000));
@@ -206,11 +214,15 @@ async function escrowOutcome(
   return { released: release.txHash, logIndex: release.logIndex };
 }
 
-/** The log index of the Released event in a single release's receipt (it has exactly one). */
+/**
+ * The log index of the escrow's Released event in a single release's receipt (the service's
+ * own release has exactly one; logs of other contracts are not looked at).
+ */
 function singleReleaseLog(receipt: Pick<TransactionReceipt, "logs">): number | null {
+  const escrow = requireEscrow();
   const [released] = parseEventLogs({
     abi: milestoneEscrowAbi,
-    logs: receipt.logs,
+    logs: receipt.logs.filter((l) => isAddressEqual(l.address, escrow)),
     eventName: "Released",
   });
   return released?.logIndex ?? null;
@@ -289,8 +301,13 @@ async function finishTransaction(
       known.sent?.receipt?.transactionHash === done.hash
         ? known.sent.receipt
         : await minedReceipt(done.hash as Hex).catch(() => null);
-    if (!isReleaseBatch(done))
-      return markPaid(db, s, done.hash, receipt ? singleReleaseLog(receipt) : null);
+    if (!isReleaseBatch(done)) {
+      const logIndex = receipt ? singleReleaseLog(receipt) : null;
+      if (logIndex !== null) return markPaid(db, s, done.hash, logIndex);
+      // The receipt could not be read again just now: the escrow's own event says which
+      // transaction released it, and at which log (an error leaves the row for reconcile).
+      return (await finishFromEscrow(db, s)) ?? stillPending(await reload(db, s.id));
+    }
     if (!receipt) return (await finishFromEscrow(db, s)) ?? stillPending(await reload(db, s.id));
     const target = known.target ?? (await releaseTarget(db, s));
     const found = releaseInReceipt(receipt, escrowKey(target.deal), target.milestone.position);
@@ -321,19 +338,21 @@ async function minedReceipt(hash: Hex): Promise<TransactionReceipt | null> {
 }
 
 /**
- * Its batch did not release this settlement's milestone: recorded as failed with the reason,
- * then advanced again as any failed settlement is — the escrow is asked first (another
- * transaction may have released it), else a release of its own is sent.
+ * Its batch did not release this settlement's milestone: back to `pending` with the reason
+ * (never `failed`, which reconcile does not pick up: a dropped request during the retry, or a
+ * token refusing transfers for a while, must not strand it), then advanced again as a pending
+ * settlement is — the escrow is asked first (another transaction may have released it), else
+ * a release of its own is sent. Whatever stops that now leaves it pending for reconcile.
  */
 async function retryAlone(db: Db, s: Settlement, why: string, known: Known): Promise<Settlement> {
   log.warn("a batched release did not pay this settlement; retrying it alone", {
     settlementId: s.id,
     why,
   });
-  await markSettlementFailed(db, s.id, why);
+  await returnSettlementToPending(db, s.id, why);
   return progress(
     db,
-    { ...s, status: "failed", error: why },
+    { ...s, status: "pending", error: why },
     { target: known.target, waitMs: known.waitMs },
   );
 }

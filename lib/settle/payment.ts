@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { linkSettlement } from "@/db/queries/settle-view";
 import {
   findReleaseTarget,
+  renewBatchLeases,
   storeRelayAuthorization,
   storeRelayTask,
 } from "@/db/queries/settlements";
@@ -109,11 +110,14 @@ export const isReleaseBatch = (t: Pick<ChainTransaction, "purpose">) =>
  * Records one releaseBatch transaction for several fresh direct settlements (each with its
  * lease held by the caller), linking every one of them to it in the transaction that records
  * it: they are `submitted` together, and a crash leaves rows reconcile finishes as any
- * release. Nothing is sent yet (lib/settle/batch.ts broadcasts it).
+ * release. Nothing is sent yet (lib/settle/batch.ts broadcasts it). Each settlement's lease
+ * is renewed for `leaseSecs` in that same transaction; if one is no longer the caller's (or
+ * no longer unsent), nothing is recorded.
  */
 export async function submitReleaseBatch(
   db: Db,
   items: ReadonlyArray<{ settlement: Settlement; target: ReleaseTarget }>,
+  leaseSecs: number,
 ): Promise<ChainTransaction> {
   const config = chainConfig();
   const escrow = requireEscrow(config);
@@ -135,6 +139,14 @@ export async function submitReleaseBatch(
       purpose: `${RELEASE_BATCH_PURPOSE}:${items.length}`,
     },
     async (tx, row) => {
+      // Still this caller's, still unsent (lib/settle/batch.ts renewed the leases just before):
+      // a settlement taken over meanwhile is never linked to, or overwritten by, this batch.
+      const held = await renewBatchLeases(
+        tx,
+        items.map(({ settlement: s }) => ({ id: s.id, owner: s.leaseOwner })),
+        leaseSecs,
+      );
+      if (held.size < items.length) throw new Error("a batched settlement is no longer held");
       const linked = await Promise.all(
         items.map(({ settlement: s }) => linkSettlement(tx, s.id, row)),
       );

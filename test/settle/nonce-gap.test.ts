@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import * as settleRoute from "@/app/api/settle/route";
 import { getDb } from "@/db/client";
 import { takeSignerNonce } from "@/db/queries/chain-transactions";
@@ -21,10 +21,9 @@ import { parties, settlementRows, transfersTo, usdcBalance } from "./fixtures";
 // gap. The receipt waits are shorter than the sender's own late check for gaps (100 ms), so
 // only reconcile's explicit pass can fill it.
 
-let restore: () => void;
-beforeAll(() => {
-  restore = setChainEnv({ TX_RECEIPT_TIMEOUT_SECONDS: "0.05" });
-});
+// Set after the set-up (whose own sends wait as usual: on a busy machine 50 ms is too short
+// for the deal's funding and acceptance).
+let restore: (() => void) | undefined;
 afterAll(() => restore?.());
 
 describe("a targeted reconcile and an unused nonce below its release", () => {
@@ -34,6 +33,7 @@ describe("a targeted reconcile and an unused nonce below its release", () => {
     const { milestoneId } = await submittedMilestone(brand, creator);
     const treasury: Address = privateKeyToAccount(requireTreasury()).address;
     const signer = { chainId: chainConfig().chainId, from: treasury };
+    restore = setChainEnv({ TX_RECEIPT_TIMEOUT_SECONDS: "0.05" });
 
     // The counter row exists (a send happened in the set-up); a process takes a nonce and dies.
     const lost = (await takeSignerNonce(db, signer, null)) as number;
