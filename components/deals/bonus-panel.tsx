@@ -1,13 +1,14 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { Suspense, useId, useState } from "react";
 import { parseUnits } from "viem";
 import { apiFetch } from "@/lib/client/api";
 import { ActionError, ConfirmBox } from "./confirmed-action";
 import { TxLink } from "./escrow-views";
 import { type DealJson, formatUsdc } from "./format";
 import { FundingPanel } from "./funding-panel";
+import { useDealPageSeed, useSeed } from "./page-seed";
 import { asApiError } from "./queries";
 import type { RelayStatus } from "./settle-panel";
 
@@ -42,7 +43,21 @@ const statusText: Record<Bonus["status"], string> = {
 
 const bonusesKey = (dealId: string) => ["bonuses", dealId];
 
-export function BonusPanel({
+export function BonusPanel(props: {
+  deal: DealJson;
+  viewer: "brand" | "creator";
+  relay: RelayStatus | null;
+  onChanged(): Promise<unknown>;
+}) {
+  // The list streams in with the page (its seed); until then nothing is shown, as before it loaded.
+  return (
+    <Suspense fallback={null}>
+      <Bonuses {...props} />
+    </Suspense>
+  );
+}
+
+function Bonuses({
   deal,
   viewer,
   relay,
@@ -54,8 +69,12 @@ export function BonusPanel({
   onChanged(): Promise<unknown>;
 }) {
   const queryClient = useQueryClient();
+  const seeded = useSeed(useDealPageSeed().bonuses);
+  const [seed] = useState(() => seeded);
   const list = useQuery({
     queryKey: bonusesKey(deal.id),
+    initialData: seed ?? undefined,
+    staleTime: 10_000,
     queryFn: ({ signal }) =>
       apiFetch<{ bonuses: Bonus[] }>(`/api/deals/${deal.id}/bonuses?limit=100`, { signal }),
     refetchInterval: (q) =>

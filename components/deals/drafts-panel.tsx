@@ -1,12 +1,13 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, Suspense, useId, useState } from "react";
 import { ApiError, apiFetch, errorMessage } from "@/lib/client/api";
 import type { DraftJson } from "@/lib/drafts/schemas";
 import { ActionError, ConfirmBox, useConfirmedAction } from "./confirmed-action";
 import type { DealJson, MilestoneJson } from "./format";
 import { formatDate } from "./format";
+import { useDealPageSeed, useSeed } from "./page-seed";
 import { Badge, Chips } from "./parts";
 
 // The Drafts section of a milestone on the deal page (issue 24, item 1): the creator sends a
@@ -33,7 +34,30 @@ const statusTone = {
 
 export const draftsQueryKey = (milestoneId: string) => ["drafts", milestoneId];
 
-export function DraftsPanel({
+export function DraftsPanel(props: {
+  deal: DealJson;
+  milestone: MilestoneJson;
+  viewer: Viewer;
+  onChanged(): Promise<void>;
+}) {
+  // The drafts stream in with the page (its seed); meanwhile the section says it is loading.
+  return (
+    <Suspense
+      fallback={
+        <section className="stack tight" data-testid="drafts">
+          <h3>Drafts</h3>
+          <p className="muted small" role="status">
+            Loading drafts…
+          </p>
+        </section>
+      }
+    >
+      <Drafts {...props} />
+    </Suspense>
+  );
+}
+
+function Drafts({
   deal,
   milestone,
   viewer,
@@ -46,8 +70,12 @@ export function DraftsPanel({
 }) {
   const queryClient = useQueryClient();
   const key = draftsQueryKey(milestone.id);
+  const seeded = useSeed(useDealPageSeed().drafts)?.[milestone.id];
+  const [seed] = useState(() => seeded);
   const drafts = useQuery({
     queryKey: key,
+    initialData: seed,
+    staleTime: 10_000,
     queryFn: () =>
       apiFetch<{ drafts: DraftJson[]; nextCursor: string | null }>(
         `/api/milestones/${milestone.id}/drafts?limit=20`,

@@ -13,6 +13,8 @@ import type { DealPageSeed } from "@/lib/deals/page-seed";
 const SeedContext = createContext<DealPageSeed>({
   events: null,
   evidence: null,
+  bonuses: null,
+  drafts: null,
   messages: null,
   relay: null,
   funding: null,

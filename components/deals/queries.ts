@@ -68,17 +68,19 @@ export const DEPOSIT_POLL_MS = 4000;
 /**
  * What the brand funds an unfunded deal with: the escrow terms and, once asked for, the
  * deposit's instructions and live status. `seed`: the server's answer read with the page
- * (lib/deals/page-seed.ts), used for the terms version it was read with.
+ * (lib/deals/page-seed.ts), used for the deal and terms version it was read with.
  */
 export function useFunding(
   deal: Pick<DealJson, "id" | "termsVersion">,
-  seed?: { termsVersion: number; funding: FundingJson } | null,
+  seed?: { dealId: string; termsVersion: number; funding: FundingJson } | null,
 ) {
   return useQuery({
     // The terms follow the deal's: an edit (a new termsVersion) reads them afresh.
     queryKey: [...fundingQueryKey(deal.id), deal.termsVersion],
     initialData:
-      seed && seed.termsVersion === deal.termsVersion ? { funding: seed.funding } : undefined,
+      seed?.dealId === deal.id && seed.termsVersion === deal.termsVersion
+        ? { funding: seed.funding }
+        : undefined,
     staleTime: 10_000,
     queryFn: ({ signal }) =>
       apiFetch<{ funding: FundingJson }>(`/api/deals/${encodeURIComponent(deal.id)}/funding`, {

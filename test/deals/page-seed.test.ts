@@ -42,10 +42,11 @@ const fundingOf = async (dealId: string) => {
 };
 
 describe("the deal page's seed", () => {
-  it("the brand of an unfunded deal: the funding terms as GET …/funding answers them, for the deal's terms version; the activity and the thread", async () => {
+  it("the brand of an unfunded deal: the funding terms as GET …/funding answers them, for the deal's terms version; the activity, the bonuses and the thread", async () => {
     const deal = await createDealFor(brand, [10, 15]);
     const seed = await seedFor(brand, deal.id);
     const funding = await seed.funding;
+    expect(funding?.dealId).toBe(deal.id);
     expect(funding?.termsVersion).toBe(
       (await getDeal(await getDb(), brand.user, deal.id)).termsVersion,
     );
@@ -58,6 +59,8 @@ describe("the deal page's seed", () => {
     expect((await seed.events)?.events.map((e) => e.type)).toEqual(["created"]);
     expect((await seed.messages)?.messages).toEqual([]);
     expect(await seed.evidence).toEqual({});
+    expect(await seed.bonuses).toEqual({ bonuses: [], nextCursor: null });
+    expect(seed.drafts).toBeNull(); // no creator yet: no drafts section
     expect(seed.relay).not.toBeNull();
   });
 
@@ -87,7 +90,14 @@ describe("the deal page's seed", () => {
   it("a creator who may take an open deal gets none of the parties' parts; a party gets the creator's reputation as GET /api/reputation answers it", async () => {
     const open = await dealBetween(brand, null);
     const prospect = await seedFor(stranger, open.dealId);
-    expect(prospect).toMatchObject({ events: null, evidence: null, messages: null, funding: null });
+    expect(prospect).toMatchObject({
+      events: null,
+      evidence: null,
+      bonuses: null,
+      drafts: null,
+      messages: null,
+      funding: null,
+    });
     expect(prospect.relay).toBeNull();
 
     const creator = await makeUser("creator");
@@ -102,5 +112,6 @@ describe("the deal page's seed", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await seed.reputation[wallet]).toEqual(res.body);
     expect(seed.funding).toBeNull(); // the creator's: no funding terms
+    expect(await seed.drafts).toEqual({ [active.milestoneId]: { drafts: [], nextCursor: null } });
   });
 });

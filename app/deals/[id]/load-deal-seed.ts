@@ -5,7 +5,9 @@ import { type Reputation, readReputation } from "@/lib/chain/reputation";
 import { getFundingTermsFromDatabase } from "@/lib/deals/funding";
 import { listMessages } from "@/lib/deals/messages";
 import { type DealPageSeed, evidenceSeedKey } from "@/lib/deals/page-seed";
+import { listMilestoneDrafts } from "@/lib/drafts/drafts";
 import { listDealEvents } from "@/lib/events/events";
+import { listBonuses } from "@/lib/settle/bonuses";
 import type { DealDetailJson } from "@/lib/settle/review";
 import { milestoneEvidence } from "@/lib/verify/evidence/read";
 
@@ -17,8 +19,8 @@ const REPUTATION_WAIT_MS = 1500;
  * each part is a promise the page streams (components/deals/page-seed.tsx), read through the
  * same domain function as its API route, so filtered by the viewer as a party. From the
  * database alone: the activity log's first page, the evidence of each verified milestone's
- * revision, the message thread's first page, the funding terms (the brand of an unfunded
- * deal); the relayer's status is configuration. The one chain read, the reputation of the
+ * revision, the bonuses, each milestone's drafts, the message thread's first page, the
+ * funding terms (the brand of an unfunded deal); the relayer's status is configuration. The one chain read, the reputation of the
  * wallets shown, is bounded by REPUTATION_WAIT_MS. A part that fails resolves to null, and
  * its panel fetches.
  */
@@ -26,7 +28,16 @@ export function loadDealSeed(db: Db, user: User, deal: DealDetailJson): DealPage
   const reputation = reputationSeed(deal);
   const party = deal.brandId === user.id || deal.creatorId === user.id;
   if (!party)
-    return { events: null, evidence: null, messages: null, relay: null, funding: null, reputation };
+    return {
+      events: null,
+      evidence: null,
+      bonuses: null,
+      drafts: null,
+      messages: null,
+      relay: null,
+      funding: null,
+      reputation,
+    };
   const brand = deal.brandId === user.id;
   const verified = deal.milestones.flatMap((m) =>
     m.deliverable && m.verdict ? [{ id: m.id, revision: m.deliverable.revision }] : [],
@@ -43,17 +54,35 @@ export function loadDealSeed(db: Db, user: User, deal: DealDetailJson): DealPage
     });
     return seeded;
   });
+  const drafts = deal.creatorId
+    ? Promise.all(
+        deal.milestones.map((m) =>
+          listMilestoneDrafts(db, user, m.id, { limit: 20 }).catch(() => null),
+        ),
+      ).then((pages) => {
+        const seeded: NonNullable<Awaited<DealPageSeed["drafts"]>> = {};
+        deal.milestones.forEach((m, i) => {
+          const page = pages[i];
+          if (page) seeded[m.id] = { drafts: page.items, nextCursor: page.nextCursor };
+        });
+        return seeded;
+      })
+    : null;
   return {
     events: listDealEvents(db, user, deal.id, { limit: 50 })
       .then((page) => ({ events: page.items, nextCursor: page.nextCursor }))
       .catch(() => null),
     evidence,
+    bonuses: listBonuses(db, user, deal.id, { limit: 100 }).catch(() => null),
+    drafts,
     messages: listMessages(db, user, deal.id, { limit: 30 }).catch(() => null),
     relay: brand ? relayStatus() : null,
     funding:
       brand && deal.status === "unfunded"
         ? getFundingTermsFromDatabase(db, user, deal.id)
-            .then((funding) => (funding ? { termsVersion: deal.termsVersion, funding } : null))
+            .then((funding) =>
+              funding ? { dealId: deal.id, termsVersion: deal.termsVersion, funding } : null,
+            )
             .catch(() => null)
         : null,
     reputation,
