@@ -35,7 +35,7 @@ import {
 // settle's fresh settlements go out together, each recording the transaction and the log
 // index of the Released event that paid it. A milestone the escrow skips is looked up and
 // paid once; a batch that reverted is split into single releases; a batch lost with the
-// node is sent again by reconcile. This file runs its own anvil (with a state file) so it
+// node or removed by a reorg is sent again by reconcile. This file runs its own anvil (with a state file) so it
 // can stop the node, freeze its mining and swap the escrow's code without disturbing others.
 
 let anvil: AnvilInstance;
@@ -242,5 +242,47 @@ describe("a bulk settle's releases in one transaction", () => {
       await expectPaidBy(s, receipt);
     }
     await expectPaidOnce(wallet, [...after.values()], dealId);
+  });
+
+  it("a batch a reorg removes is sent again by reconcile, and pays each once at depth 2", {
+    timeout: 120_000,
+  }, async () => {
+    const deep = {
+      CHAIN_CONFIRMATIONS: "2",
+      TX_RECEIPT_TIMEOUT_SECONDS: "1",
+      CHAIN_BUDGET_SECONDS: "1",
+    };
+    const { brand, wallet, ids } = await delivered(4);
+    // Mined at once (automine), not final with nothing on top: each item is submitted.
+    const res = await withChainEnv(deep, () => bulk(brand, ids));
+    expect((res.body.results as Item[]).map((r) => r.outcome)).toEqual(ids.map(() => "submitted"));
+    const before = await rowsOf(ids);
+    const batch = await chainTx(before.get(ids[0] as string)?.chainTxId ?? null);
+    expect(batch?.purpose).toBe("release-batch:4");
+    expect(batch?.blockNumber).not.toBeNull();
+    const dealId = before.get(ids[0] as string)?.dealId as string;
+
+    // The block holding it goes away (only it: the deal's assignment below it, by the same
+    // key, stays), and the payments with it.
+    await rpc("anvil_reorg", [1, []]);
+    expect(await transfersTo(wallet)).toHaveLength(0);
+    const db = await getDb();
+    const again = await withChainEnv(deep, () => reconcile(db, { dealId }));
+    expect(again.settlements).toMatchObject({ confirmed: 0, stillPending: 4 });
+    const resent = await chainTx(batch?.id ?? null);
+    expect(resent?.hash).toBe(batch?.hash);
+    expect(resent?.blockHash).not.toBe(batch?.blockHash);
+
+    // Two blocks on top: final; each paid by the same batch, at its own Released event.
+    await rpc("anvil_mine", ["0x2"]);
+    const done = await withChainEnv(deep, () => reconcile(db, { dealId }));
+    expect(done.settlements).toMatchObject({ confirmed: 4, failed: 0 });
+    const after = await rowsOf(ids);
+    const receipt = await publicClient().getTransactionReceipt({ hash: batch?.hash as Hex });
+    for (const s of after.values()) {
+      expect(s.chainTxId).toBe(batch?.id);
+      await expectPaidBy(s, receipt);
+    }
+    await withChainEnv(deep, () => expectPaidOnce(wallet, [...after.values()], dealId));
   });
 });
