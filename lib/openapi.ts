@@ -659,7 +659,7 @@ export const endpoints: Endpoint[] = [
     auth: true,
     body: settleRequestBody,
     summary:
-      'Verify → gate (approved && score ≥ minScore) → approve → one escrow release: floor(amount × score) USDC to the creator and the rest of the milestone back to the brand, carrying the verdict record\'s hash — exactly once. Honours Idempotency-Key. Bulk: `{ milestoneIds: [...] }` (1–100 distinct ids, with the same via and minScore) settles each exactly as the single form would — the same scopes, owner checks, gate and exactly-once claim — and answers 200 with one result per id, in order, within one CHAIN_BUDGET_SECONDS; a repeat pays nothing twice. The milestones it pays are released together, in one escrow transaction (releaseBatch), the `logIndex` of each settlement naming its Released event in `txHash`. Example: `{ "milestoneIds": ["…a", "…b"] }` → `{ "results": [{ "milestoneId": "…a", "outcome": "paid", "settlement": {…} }, { "milestoneId": "…b", "outcome": "refused", "error": { "code": "needs_decision", "message": "…" } }] }`.',
+      'Verify → gate (approved && score ≥ minScore) → approve → one escrow release: floor(amount × score) USDC to the creator and the rest of the milestone back to the brand, carrying the verdict record\'s hash — exactly once. Answers 202 with `outcome: "submitted"`, the settlement as it stands and `poll` when the release was sent but not confirmed within CHAIN_BUDGET_SECONDS, or recorded and the node failed after: reconcile (or settling again) finishes it with the same signed bytes. Honours Idempotency-Key. Bulk: `{ milestoneIds: [...] }` (1–100 distinct ids, with the same via and minScore) settles each exactly as the single form would — the same scopes, owner checks, gate and exactly-once claim — and answers 200 with one result per id, in order, within one CHAIN_BUDGET_SECONDS; a repeat pays nothing twice. The milestones it pays are released together, in one escrow transaction (releaseBatch), the `logIndex` of each settlement naming its Released event in `txHash`. Example: `{ "milestoneIds": ["…a", "…b"] }` → `{ "results": [{ "milestoneId": "…a", "outcome": "paid", "settlement": {…} }, { "milestoneId": "…b", "outcome": "refused", "error": { "code": "needs_decision", "message": "…" } }] }`.',
     responseSchema: settleAnswer,
     errors: [
       "400 invalid_request (a malformed Idempotency-Key; bulk: no ids, more than 100, an id named twice, an id not a UUID)",
@@ -667,7 +667,7 @@ export const endpoints: Endpoint[] = [
       "404 not_found",
       "409 no_deliverable | changes_requested (the brand sent the revision back; settle the next one) | already_settled | settlement_in_progress | not_funded | invalid_state | review_window_open | evidence_already_used (the post, or its canonical URL, was paid for another milestone) | needs_decision (the brand's settle only: the verdict's confidence is below the deal's `autoSettleConfidence`, or a criterion nobody judged; details { confidence, threshold, verdict }: the brand decides)",
       "422 idempotency_key_reused",
-      "502 verifier_unavailable | chain_unavailable | relay_unavailable (retry resumes)",
+      "502 verifier_unavailable | chain_unavailable (nothing was sent) | relay_unavailable (retry resumes)",
       "503 not_configured (relay)",
     ],
   },

@@ -8,7 +8,12 @@ import {
 } from "@/db/queries/decisions";
 import { lockDeal } from "@/db/queries/escrow";
 import { findSettleStart } from "@/db/queries/settle-view";
-import { approveMilestone, committedUnits, insertSettlement } from "@/db/queries/settlements";
+import {
+  approveMilestone,
+  committedUnits,
+  findSettlement,
+  insertSettlement,
+} from "@/db/queries/settlements";
 import type { Deal, Milestone, Settlement, SettlementVia, Verification } from "@/db/schema";
 import { chainConfig } from "@/lib/chain/config";
 import { relayStatus } from "@/lib/chain/relay";
@@ -406,17 +411,22 @@ export async function settleMilestone(
           alreadyConfirmed: alreadySettled,
         });
   } catch (err) {
-    if (!isStillPending(err)) throw err;
-    const sent = settlement;
+    // Sent and not confirmed within the budget — or the node failed after the release was
+    // recorded (during the broadcast or the wait): either way it is on its way, and reconcile
+    // (or settling again) finishes it with the same signed bytes. 202 with its state.
+    const sent = isStillPending(err)
+      ? (err.details as { settlement: SettlementJson }).settlement
+      : await recordedMeanwhile(db, settlement.id, err);
+    if (!sent) throw err;
     const [view, paysOn] = await Promise.all([
       getMilestone(db, caller, milestone.id),
-      verdict ?? verdictOfSettlement(db, sent),
+      verdict ?? verdictOfSettlement(db, settlement),
     ]);
     return {
       outcome: "submitted",
       milestone: view,
       verdict: paysOn,
-      settlement: (err.details as { settlement: SettlementJson }).settlement,
+      settlement: sent,
       poll: `/api/milestones/${milestone.id}`,
     };
   }
@@ -454,25 +464,20 @@ export type BulkSettleResult = z.infer<typeof bulkSettleResponse>;
 export const settleAnswer = z.union([settleResponse, bulkSettleResponse]);
 
 /**
- * A bulk item the chain failed under after its transfer was recorded (the node went away
- * during the broadcast or the wait): it is on its way, not refused — reconcile (or settling
- * again) finishes it with the same signed bytes. Its state as it stands, with the URL to poll;
- * undefined when nothing was recorded (then the chain's refusal is the answer).
+ * A settlement the chain failed under (`err`: chain_unavailable) after its release was
+ * recorded or handed to a relayer: its state as it stands; undefined when nothing was
+ * recorded (then the chain's refusal is the answer: nothing left the service).
  */
-async function sentMeanwhile(
+async function recordedMeanwhile(
   db: Db,
-  caller: Caller,
-  milestoneId: string,
-): Promise<BulkSettleItem | undefined> {
-  const s = (await findSettleStart(db, caller, milestoneId))?.settlement;
+  settlementId: string,
+  err: unknown,
+): Promise<SettlementJson | undefined> {
+  if (!(err instanceof AppError && err.code === "chain_unavailable")) return undefined;
+  const s = await findSettlement(db, settlementId);
   if (!s || !(s.chainTxId || s.relayTaskId) || !["pending", "submitted"].includes(s.status))
     return undefined;
-  return {
-    milestoneId,
-    outcome: "submitted",
-    settlement: settlementJson(s),
-    poll: `/api/milestones/${milestoneId}`,
-  };
+  return settlementJson(s);
 }
 
 /** How many milestones of one bulk settle are verified and claimed at once. */
@@ -549,9 +554,6 @@ export async function settleMany(
           outcome: "already_paid",
           settlement: (err.details as { settlement: SettlementJson }).settlement,
         };
-      const sent =
-        err.code === "chain_unavailable" && (await sentMeanwhile(db, caller, milestoneId));
-      if (sent) return sent;
       return { milestoneId, outcome: "refused", error: { code: err.code, message: err.message } };
     }
   };

@@ -174,6 +174,39 @@ describe("bulk settle", () => {
     expect(await usdcBalance(wallet)).toBe(owed);
   });
 
+  it("the single form too: a node that fails after the transfer was recorded answers 202 submitted with its poll URL; reconcile pays it once", {
+    timeout: 120_000,
+  }, async () => {
+    const { brand, creator, wallet } = await parties();
+    const [milestoneId] = (await activeDeal(brand, creator, 1)) as [string];
+    await submit(creator, milestoneId);
+    const proxy = await startRpcProxy(chainConfig().rpcUrl);
+    let res: Awaited<ReturnType<typeof call>>;
+    try {
+      // The broadcast is cut off: the release is signed and recorded, never sent.
+      proxy.failing.add("eth_sendRawTransaction");
+      res = await withChainEnv({ RPC_URL: proxy.url }, () =>
+        call(settleRoute.POST, { token: brand.token, body: { milestoneId } }),
+      );
+    } finally {
+      await proxy.close();
+    }
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(res.body).toMatchObject({
+      outcome: "submitted",
+      poll: `/api/milestones/${milestoneId}`,
+    });
+    const [row] = await settlementRows(milestoneId);
+    expect(row?.chainTxId).toBeTruthy();
+    expect((res.body as { settlement: { status: string } }).settlement.status).toBe(row?.status);
+    expect(await usdcBalance(wallet)).toBe(0n);
+
+    const report = await reconcile(await getDb(), { settlementId: row?.id });
+    expect(report.settlements.confirmed).toBe(1);
+    expect(await transfersTo(wallet)).toHaveLength(1);
+    expect(await usdcBalance(wallet)).toBe(row?.amountUnits);
+  });
+
   it("refuses a malformed bulk in the error envelope: none, more than 100, an id twice, not a UUID", async () => {
     const { brand } = await parties();
     const id = () => crypto.randomUUID();

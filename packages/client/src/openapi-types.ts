@@ -478,7 +478,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Verify → gate (approved && score ≥ minScore) → approve → one escrow release: floor(amount × score) USDC to the creator and the rest of the milestone back to the brand, carrying the verdict record's hash — exactly once. Honours Idempotency-Key. Bulk: `{ milestoneIds: [...] }` (1–100 distinct ids, with the same via and minScore) settles each exactly as the single form would — the same scopes, owner checks, gate and exactly-once claim — and answers 200 with one result per id, in order, within one CHAIN_BUDGET_SECONDS; a repeat pays nothing twice. The milestones it pays are released together, in one escrow transaction (releaseBatch), the `logIndex` of each settlement naming its Released event in `txHash`. Example: `{ "milestoneIds": ["…a", "…b"] }` → `{ "results": [{ "milestoneId": "…a", "outcome": "paid", "settlement": {…} }, { "milestoneId": "…b", "outcome": "refused", "error": { "code": "needs_decision", "message": "…" } }] }`. */
+        /** Verify → gate (approved && score ≥ minScore) → approve → one escrow release: floor(amount × score) USDC to the creator and the rest of the milestone back to the brand, carrying the verdict record's hash — exactly once. Answers 202 with `outcome: "submitted"`, the settlement as it stands and `poll` when the release was sent but not confirmed within CHAIN_BUDGET_SECONDS, or recorded and the node failed after: reconcile (or settling again) finishes it with the same signed bytes. Honours Idempotency-Key. Bulk: `{ milestoneIds: [...] }` (1–100 distinct ids, with the same via and minScore) settles each exactly as the single form would — the same scopes, owner checks, gate and exactly-once claim — and answers 200 with one result per id, in order, within one CHAIN_BUDGET_SECONDS; a repeat pays nothing twice. The milestones it pays are released together, in one escrow transaction (releaseBatch), the `logIndex` of each settlement naming its Released event in `txHash`. Example: `{ "milestoneIds": ["…a", "…b"] }` → `{ "results": [{ "milestoneId": "…a", "outcome": "paid", "settlement": {…} }, { "milestoneId": "…b", "outcome": "refused", "error": { "code": "needs_decision", "message": "…" } }] }`. */
         post: operations["postSettle"];
         delete?: never;
         options?: never;
@@ -5983,7 +5983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 502 verifier_unavailable | chain_unavailable | relay_unavailable (retry resumes) */
+            /** @description 502 verifier_unavailable | chain_unavailable (nothing was sent) | relay_unavailable (retry resumes) */
             502: {
                 headers: {
                     [name: string]: unknown;
