@@ -10,7 +10,8 @@
 //              of the PostgreSQL backends serving it and of anvil
 //   blocktime  the same on anvil --block-time 2 (the fixtures are made in automine, then
 //              evm_setIntervalMining 2 as --block-time sets it), single settles, and bulk
-//              settles (POST /api/settle with milestoneIds) when the server accepts them
+//              settles (POST /api/settle with milestoneIds: 20, 100 and 5 × 100 milestones in
+//              flight) when the server accepts them
 //   instances  one `next start` against three behind the round-robin proxy of the
 //              multi-instance test (test/helpers/instances.ts), same database, same chain:
 //              settles/s, p95, each instance's database connections (pg_stat_activity by
@@ -252,8 +253,11 @@ async function bulkSupported(url: string, token: string, milestoneId: string): P
   return status === 200 || status === 202;
 }
 
-/** One bulk settle: each item's outcome must be paid or submitted; else throws. */
-async function settleBulk(url: string, token: string, ids: string[]): Promise<void> {
+/**
+ * One bulk settle: each item's outcome must be paid or submitted (the response's shape:
+ * lib/settle/settle.ts bulkSettleResponse); else throws. Returns how many were submitted.
+ */
+async function settleBulk(url: string, token: string, ids: string[]): Promise<number> {
   const { status, text } = await post(url, token, { milestoneIds: ids });
   if (status !== 200 && status !== 202)
     throw new Error(`bulk settle answered ${status}: ${text.slice(0, 300)}`);
@@ -263,6 +267,7 @@ async function settleBulk(url: string, token: string, ids: string[]): Promise<vo
   );
   if (!body.results || body.results.length !== ids.length || bad.length)
     throw new Error(`bulk settle: ${bad.length} items not paid: ${text.slice(0, 300)}`);
+  return body.results.filter((r) => r.outcome === "submitted").length;
 }
 
 // ---- measurement ---------------------------------------------------------------------------
@@ -545,8 +550,9 @@ const blocktimeSection = () =>
         ],
         blockMs,
       );
-      // Bulk settles: `c` concurrent requests of BULK milestones each, against raw transfers
-      // with as many payments in flight (c × BULK, at most 100).
+      // Bulk settles: `c` concurrent requests of `bulk` milestones each (c × bulk milestones in
+      // flight: 20, 100 and 500), against raw transfers with as many payments in flight (at
+      // most 100: the raw sender's own concurrency levels).
       const url = (w.instances[0] as Instance).url;
       const raw = await rawSender(w.env);
       await w.env.mining.automine();
@@ -556,23 +562,25 @@ const blocktimeSection = () =>
         return;
       }
       r.settled.push(probe);
-      const BULK = 20;
-      for (const [c, requests] of [
-        [1, 3],
-        [5, 10],
-      ] as Array<[number, number]>) {
+      for (const [bulk, c, requests] of [
+        [20, 1, 3],
+        [100, 1, 2],
+        [100, 5, 5],
+      ] as Array<[number, number, number]>) {
         await w.env.mining.automine();
-        const ids = await w.fixtures.many(requests * BULK);
+        const ids = await w.fixtures.many(requests * bulk);
         await w.env.mining.blocks();
-        const inFlight = Math.min(100, c * BULK);
-        const base = await measure(w, inFlight, requests * BULK, requests * BULK, () => raw());
-        const s = await measure(w, c, requests, requests * BULK, (i) =>
-          settleBulk(url, w.token, ids.slice(i * BULK, (i + 1) * BULK)),
-        );
+        const inFlight = Math.min(100, c * bulk);
+        const base = await measure(w, inFlight, requests * bulk, requests * bulk, () => raw());
+        let submitted = 0;
+        const s = await measure(w, c, requests, requests * bulk, async (i) => {
+          submitted += await settleBulk(url, w.token, ids.slice(i * bulk, (i + 1) * bulk));
+        });
+        s.submitted = submitted;
         r.settled.push(...ids);
         // Milestones paid per second against raw transfers/s; latency per request.
-        const paid = { ...s, perSecond: s.perSecond * BULK };
-        const label = `bulk ${BULK}/request c=${c} (${requests * BULK} milestones; raw c=${inFlight})`;
+        const paid = { ...s, perSecond: s.perSecond * bulk };
+        const label = `bulk ${bulk}/request c=${c} (${requests * bulk} milestones; raw c=${inFlight})`;
         r.rows.push(...latencyRows(label, base, paid, blockMs));
         r.notes.push(cpuNote(label, base, s));
       }

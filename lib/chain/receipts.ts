@@ -55,8 +55,16 @@ class BlockWatcher {
   private kept = new Map<Hex, TransactionReceipt>();
   private keptBlocks: Array<Hex[]> = [];
   private running = false;
-  /** When the head last moved (ms), and the last spacings seen between single steps. */
+  /**
+   * The pace of the chain, kept while idle: the last head seen; when the head was last seen
+   * moving (ms) and in which spell of polling (`run` call); whether this spell has polled
+   * before; the last spacings seen between single steps.
+   */
+  private seenHead: bigint | null = null;
   private movedAt = 0;
+  private polling = false;
+  private spell = 0;
+  private movedIn = -1;
   private spacings: number[] = [];
   /** The node lacks eth_getBlockReceipts: each waited hash is asked for per block instead. */
   private perHash = false;
@@ -86,6 +94,7 @@ class BlockWatcher {
 
   private async run(): Promise<void> {
     this.running = true;
+    this.spell++;
     try {
       while (this.waiters.size > 0) {
         // A failed read (node down): the waiters time out on their own; the next tick retries.
@@ -97,14 +106,15 @@ class BlockWatcher {
       this.running = false;
       // Idle: blocks mined meanwhile are not read back; the next wait starts at the head.
       this.head = null;
-      this.movedAt = 0;
+      this.polling = false;
     }
   }
 
   /**
    * Until the next poll: a tick; or, when the last four blocks came at a steady pace (within
    * 25 % of each other, and several ticks apart: not automine's blocks on demand), until two
-   * ticks before the next one is due.
+   * ticks before the next one is due — counted from the last block seen, also across an idle
+   * spell of up to ten blocks (a chain's blocks keep their pace while nobody waits).
    */
   private pause(): number {
     const tick = tickMs();
@@ -113,21 +123,33 @@ class BlockWatcher {
     const low = Math.min(...s);
     if (low < 4 * tick || Math.max(...s) > low * 1.25) return tick;
     const spacing = s.reduce((a, b) => a + b, 0) / s.length;
-    return Math.max(tick, this.movedAt + spacing - 2 * tick - Date.now());
+    const since = Date.now() - this.movedAt;
+    if (since > 10 * spacing) return tick;
+    const due = this.movedAt + Math.ceil((since + 2 * tick) / spacing) * spacing;
+    return Math.max(tick, due - 2 * tick - Date.now());
   }
 
-  /** The head moved by `blocks` since the last poll. */
-  private moved(blocks: bigint): void {
+  /**
+   * The head polled. Its pace (and when it moved) is learnt only from moves seen while polling
+   * without a break: a move found after an idle spell may be long past.
+   */
+  private saw(head: bigint): void {
     const now = Date.now();
-    if (this.movedAt && blocks === 1n)
-      this.spacings = [...this.spacings, now - this.movedAt].slice(-4);
-    else if (blocks > 1n) this.spacings = [];
+    const last = this.seenHead;
+    if (last !== null && head <= last) return;
+    this.seenHead = head;
+    if (!this.polling || last === null) return;
+    // A spacing only between two moves seen in this same spell of polling.
+    if (this.movedIn === this.spell)
+      this.spacings = head === last + 1n ? [...this.spacings, now - this.movedAt].slice(-4) : [];
     this.movedAt = now;
+    this.movedIn = this.spell;
   }
 
   private async tick(): Promise<void> {
     const head = await this.client.getBlockNumber({ cacheTime: 0 });
-    if (this.head !== null && head > this.head) this.moved(head - this.head);
+    this.saw(head);
+    this.polling = true;
     // Started (or restarted after idle): from the head's own block on. A transaction mined
     // before it is found by the caller's own receipt check.
     let from = this.head === null || this.perHash ? head : this.head + 1n;

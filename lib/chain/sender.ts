@@ -682,38 +682,49 @@ async function firstReceipt(hashes: Hex[]): Promise<TransactionReceipt | null> {
 }
 
 /**
- * How often a wait asks the node for its receipt by hash besides reading blocks
- * (lib/chain/receipts.ts): a node can report a block before its receipts are readable, and a
- * watcher that started after the block was mined does not read it back.
+ * When a wait asks the node for its receipt by hash besides reading blocks (ms after it
+ * starts; then every ASK_EVERY_MS): a node can report a block before its receipts are
+ * readable (seen on anvil in automine, where no later block may come to read), and a watcher
+ * that started after the block was mined does not read it back.
  */
+const ASK_AFTER_MS = [50, 250, 1_000];
 const ASK_EVERY_MS = STALE_PENDING_MS;
+/** The next time to ask after an ask at `at`, for a wait that started at `start`. */
+function nextAsk(start: number, at: number): number {
+  for (const after of ASK_AFTER_MS) if (start + after > at) return start + after;
+  return at + ASK_EVERY_MS;
+}
+
 /** New blocks without the transaction after which a wait looks at what may hold it back. */
 const BLOCKS_BEFORE_LATE = 2;
 
 /**
  * The receipt once it exists, or null after `timeoutMs`: asked for at once, then awaited
  * block by block (lib/chain/receipts.ts: one head poll and one eth_getBlockReceipts per block
- * for the whole process), and asked for again after two blocks without it and every few
- * seconds.
+ * for the whole process), and asked for again by hash at 50 ms, 250 ms and 1 s, after two
+ * blocks without it, and every 5 s.
  */
 export async function pollReceipt(
   hash: Hex,
   timeoutMs: number,
 ): Promise<TransactionReceipt | null> {
-  const deadline = Date.now() + timeoutMs;
-  let ask = true;
+  const start = Date.now();
+  const deadline = start + timeoutMs;
+  let askAt = start;
   let blocksWithout = 0;
   for (;;) {
-    if (ask) {
+    const now = Date.now();
+    if (now >= askAt || blocksWithout >= BLOCKS_BEFORE_LATE) {
+      blocksWithout = 0;
+      askAt = nextAsk(start, now);
       const receipt = await receiptOf(hash);
       if (receipt) return receipt;
     }
     const left = deadline - Date.now();
     if (left <= 0) return null;
-    const next = await nextBlock([hash], Math.min(left, ASK_EVERY_MS));
+    const next = await nextBlock([hash], Math.max(1, Math.min(left, askAt - Date.now())));
     if (next.receipt) return next.receipt;
     if (next.block !== null) blocksWithout++;
-    ask = next.block === null || blocksWithout % BLOCKS_BEFORE_LATE === 0;
   }
 }
 
@@ -724,8 +735,8 @@ export async function pollReceipt(
  * final yet) — reconciliation picks it up from there. A transaction still unmined
  * TX_REPLACE_AFTER_SECONDS after it was signed is replaced meanwhile (replaceStuck).
  * The receipt is awaited by block (lib/chain/receipts.ts), and asked for by hash at first
- * (unless the caller just did: `justChecked`), after two blocks without it, every few
- * seconds, and on every block while a mined receipt waits for its depth (a reorg shows as
+ * (unless the caller just did: `justChecked`), at 50 ms, 250 ms and 1 s, after two blocks
+ * without it, every 5 s, and on every block while a mined receipt waits for its depth (a reorg shows as
  * its receipt gone).
  */
 export async function awaitReceipt(
@@ -749,15 +760,16 @@ export async function awaitReceipt(
   const start = Date.now();
   let earlyCheck = true;
   let lateCheckAt = start + STALE_PENDING_MS + 100;
-  let askAt = opts.justChecked ? start + ASK_EVERY_MS : start;
+  let askAt = opts.justChecked ? nextAsk(start, start) : start;
   let blocksWithout = 0;
   let watched: TransactionReceipt | null = null;
   let seen: TransactionReceipt | null = null;
   let replaced = opts.justReplaced ?? false;
   for (;;) {
-    // Asked by hash: at first, every ASK_EVERY_MS, and each block while it waits for depth.
+    // Asked by hash: at first (unless just asked), a few times in its first second, then
+    // every ASK_EVERY_MS, and each block while it waits for depth.
     const ask: boolean = !watched && (seen !== null || Date.now() >= askAt);
-    if (ask) askAt = Date.now() + ASK_EVERY_MS;
+    if (ask) askAt = nextAsk(start, Date.now());
     const receipt: TransactionReceipt | null = watched ?? (ask ? await firstReceipt(hashes) : null);
     watched = null;
     if (receipt) {
