@@ -77,6 +77,8 @@ class BlockWatcher {
       const r = this.kept.get(h);
       if (r) return Promise.resolve({ receipt: r, block: null });
     }
+    // Only what was read already (no wait, no poll started for it).
+    if (timeoutMs <= 0) return Promise.resolve({ receipt: null, block: null });
     return new Promise((resolve) => {
       const timer = setTimeout(() => waiter.done({ receipt: null, block: null }), timeoutMs);
       const waiter: Waiter = {
@@ -204,7 +206,8 @@ const watchers = new WeakMap<ChainPublicClient, BlockWatcher>();
 /**
  * Waits, at most `timeoutMs`, until the next block is read: resolves with the receipt of one of
  * `hashes` when it was in a block read (this one or a recent one), else with the new block's
- * number, or with neither at the timeout.
+ * number, or with neither at the timeout. With no time to wait, only the recent blocks' receipts
+ * are looked at.
  */
 export function nextBlock(hashes: Hex[], timeoutMs: number): Promise<BlockWait> {
   const client = publicClient();
