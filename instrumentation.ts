@@ -1,20 +1,8 @@
-// Runs once when the Next.js server starts: a production deployment with a missing or
-// malformed setting stops here, naming the variable, instead of failing on the first request;
-// then traces are set up when configured (lib/telemetry-node.ts).
-// (Next 16's `next start` only logs an error thrown here and then answers every request 500:
-// the process exits instead, so a host sees an instance that did not start.)
+// Runs once when the Next.js server starts. Everything it does is Node.js-only
+// (lib/startup.ts: the production settings checked, traces set up): the branch below is the
+// pattern Next documents, so the Edge compilation of this file drops it and never warns about
+// the Node.js APIs it uses.
 export async function register() {
-  if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { assertProductionReady, env } = await import("@/lib/env");
-  try {
-    env();
-    assertProductionReady();
-    // Traces, when OTEL_EXPORTER_OTLP_TRACES_ENDPOINT says where to send them (the SDK is not
-    // even loaded otherwise: a cold start pays nothing for it).
-    if (env().OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
-      (await import("@/lib/telemetry-node")).registerTracing();
-  } catch (err) {
-    console.error(`[milestone] not starting: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  }
+  if (process.env.NEXT_RUNTIME === "nodejs")
+    await (await import("@/lib/startup")).startNodeServer();
 }
