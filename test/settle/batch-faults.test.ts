@@ -4,22 +4,23 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as settleRoute from "@/app/api/settle/route";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
-import {
-  type ChainTransaction,
-  chainTransactions,
-  milestones,
-  type Settlement,
-  settlements,
-} from "@/db/schema";
+import { milestones, type Settlement, settlements } from "@/db/schema";
 import type { AnvilInstance } from "@/lib/chain/anvil";
 import { chainConfig, publicClient } from "@/lib/chain/config";
 import { reconcile } from "@/lib/settle/reconcile";
 import { anvilRpc, setChainEnv, startOwnChain, withChainEnv } from "../helpers/chain-env";
 import { call } from "../helpers/http";
 import { startRpcProxy } from "../helpers/rpc-proxy";
-import type { TestUser } from "../helpers/users";
 import { submit } from "../verify/fixtures";
-import { activeDeal, parties, transfersTo, usdcBalance } from "./fixtures";
+import {
+  activeDeal,
+  bulkSettle,
+  chainTxRow,
+  deliveredMilestones,
+  parties,
+  transfersTo,
+  usdcBalance,
+} from "./fixtures";
 
 // Faults around the batched releases (issue 22, item 6), found in review: scenarios in which a
 // milestone of a releaseBatch could be left unpaid for good, or a paid settlement overwritten.
@@ -42,28 +43,9 @@ afterAll(async () => {
 
 type Item = { milestoneId: string; outcome: string; poll?: string };
 
-async function delivered(count: number) {
-  const p = await parties();
-  const ids = await activeDeal(p.brand, p.creator, count);
-  for (const id of ids) await submit(p.creator, id);
-  return { ...p, ids };
-}
-
-const bulk = (brand: TestUser, milestoneIds: string[]) =>
-  call(settleRoute.POST, { token: brand.token, body: { milestoneIds } });
-
 async function rowsOf(ids: string[]): Promise<Settlement[]> {
   const db = await getDb();
   return db.select().from(settlements).where(inArray(settlements.milestoneId, ids));
-}
-
-async function chainTx(id: string | null): Promise<ChainTransaction | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(chainTransactions)
-    .where(eq(chainTransactions.id, id as string));
-  return row;
 }
 
 describe("a batch item split off for a retry", () => {
@@ -72,13 +54,13 @@ describe("a batch item split off for a retry", () => {
   }, async () => {
     // Two delivered milestones, bulk-settled with nothing mined: `submitted`, poll, and one
     // releaseBatch linked to both (as batch.test.ts's sentUnmined).
-    const { brand, wallet, ids } = await delivered(2);
+    const { brand, wallet, ids } = await deliveredMilestones(2);
     await rpc("evm_setAutomine", [false]);
-    const res = await withChainEnv({ CHAIN_BUDGET_SECONDS: "1" }, () => bulk(brand, ids));
+    const res = await withChainEnv({ CHAIN_BUDGET_SECONDS: "1" }, () => bulkSettle(brand, ids));
     expect(res.status).toBe(200);
     expect((res.body.results as Item[]).map((r) => r.outcome)).toEqual(["submitted", "submitted"]);
     const before = await rowsOf(ids);
-    const batch = await chainTx(before[0]?.chainTxId ?? null);
+    const batch = await chainTxRow(before[0]?.chainTxId ?? null);
     expect(batch?.purpose).toBe("release-batch:2");
     const dealId = before[0]?.dealId as string;
 
@@ -169,7 +151,7 @@ async function leaseRace(dropEscrowReads: boolean) {
       await gate;
     });
     await isLocked;
-    const bulkAnswer = bulk(p.brand, ids);
+    const bulkAnswer = bulkSettle(p.brand, ids);
 
     // The first item is claimed and queued, waiting for the second.
     let s1: Settlement | undefined;
@@ -200,7 +182,7 @@ async function leaseRace(dropEscrowReads: boolean) {
     const [final1] = await rowsOf([m1 as string]);
     const [final2] = await rowsOf([m2 as string]);
     proxy.failing.clear();
-    const batch = await chainTx(final2?.chainTxId ?? null);
+    const batch = await chainTxRow(final2?.chainTxId ?? null);
     const receipt = await publicClient().getTransactionReceipt({ hash: batch?.hash as Hex });
     const skipped = parseEventLogs({
       abi: milestoneEscrowAbi,
@@ -237,19 +219,19 @@ describe("a token that refuses every transfer for a while", () => {
   it("a bulk settled while the token refuses is paid by reconcile once the token accepts again", {
     timeout: 120_000,
   }, async () => {
-    const { brand, wallet, ids } = await delivered(3);
+    const { brand, wallet, ids } = await deliveredMilestones(3);
     const usdc = chainConfig().usdc as Hex;
     const code = await publicClient().getCode({ address: usdc });
     // Every call reverts with 4 bytes of reason (as a paused token's Error(string) would).
     await rpc("anvil_setCode", [usdc, "0x63deadbeef60e01b60005260046000fd"]);
     try {
-      expect((await bulk(brand, ids)).status).toBe(200);
+      expect((await bulkSettle(brand, ids)).status).toBe(200);
     } finally {
       await rpc("anvil_setCode", [usdc, code]);
     }
     const rows = await rowsOf(ids);
     expect(rows.map((s) => s.status)).toEqual(["pending", "pending", "pending"]);
-    expect((await chainTx(rows[0]?.chainTxId ?? null))?.purpose).toBe("release-batch:3");
+    expect((await chainTxRow(rows[0]?.chainTxId ?? null))?.purpose).toBe("release-batch:3");
     const dealId = rows[0]?.dealId as string;
     const db = await getDb();
     // The token accepts transfers again; reconcile runs as scheduled.
@@ -267,7 +249,7 @@ describe("the log index of a release confirmed by reconcile", () => {
   it("a settlement confirmed while one receipt request is dropped still records its Released log", {
     timeout: 120_000,
   }, async () => {
-    const { brand, ids } = await delivered(1);
+    const { brand, ids } = await deliveredMilestones(1);
     const milestoneId = ids[0] as string;
     await rpc("evm_setAutomine", [false]);
     const res = await withChainEnv({ CHAIN_BUDGET_SECONDS: "1" }, () =>

@@ -1,31 +1,25 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq, inArray } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import { type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as settleRoute from "@/app/api/settle/route";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
-import {
-  type ChainTransaction,
-  chainTransactions,
-  type Settlement,
-  settlements,
-} from "@/db/schema";
+import { type Settlement, settlements } from "@/db/schema";
 import { type AnvilInstance, startAnvil } from "@/lib/chain/anvil";
 import { chainConfig, publicClient, resetChainConfigCache } from "@/lib/chain/config";
 import { sendTransaction } from "@/lib/chain/sender";
 import { escrowCall } from "@/lib/escrow/chain";
 import { reconcile } from "@/lib/settle/reconcile";
 import { anvilRpc, setChainEnv, startOwnChain, withChainEnv } from "../helpers/chain-env";
-import { call } from "../helpers/http";
-import type { TestUser } from "../helpers/users";
 import { submit } from "../verify/fixtures";
 import {
   activeDeal,
+  bulkSettle,
+  chainTxRow,
+  deliveredMilestones,
   expectPaidBy,
-  parties,
   releaseName,
   transfersTo,
   usdcBalance,
@@ -56,30 +50,10 @@ afterAll(async () => {
 
 type Item = { milestoneId: string; outcome: string; error?: { code: string } };
 
-/** `count` delivered milestones of one new deal (1 USDC each), and the parties. */
-async function delivered(count: number) {
-  const p = await parties();
-  const ids = await activeDeal(p.brand, p.creator, count);
-  for (const id of ids) await submit(p.creator, id);
-  return { ...p, ids };
-}
-
-const bulk = (brand: TestUser, milestoneIds: string[]) =>
-  call(settleRoute.POST, { token: brand.token, body: { milestoneIds } });
-
 async function rowsOf(ids: string[]): Promise<Map<string, Settlement>> {
   const db = await getDb();
   const rows = await db.select().from(settlements).where(inArray(settlements.milestoneId, ids));
   return new Map(rows.map((r) => [r.milestoneId, r]));
-}
-
-async function chainTx(id: string | null): Promise<ChainTransaction | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(chainTransactions)
-    .where(eq(chainTransactions.id, id as string));
-  return row;
 }
 
 /**
@@ -87,13 +61,13 @@ async function chainTx(id: string | null): Promise<ChainTransaction | undefined>
  * for each once its budget is spent, all linked to one releaseBatch transaction.
  */
 async function sentUnmined(count: number) {
-  const { brand, wallet, ids } = await delivered(count);
+  const { brand, wallet, ids } = await deliveredMilestones(count);
   await rpc("evm_setAutomine", [false]);
-  const res = await withChainEnv({ CHAIN_BUDGET_SECONDS: "1" }, () => bulk(brand, ids));
+  const res = await withChainEnv({ CHAIN_BUDGET_SECONDS: "1" }, () => bulkSettle(brand, ids));
   expect(res.status).toBe(200);
   expect((res.body.results as Item[]).map((r) => r.outcome)).toEqual(ids.map(() => "submitted"));
   const before = await rowsOf(ids);
-  const batch = await chainTx(before.get(ids[0] as string)?.chainTxId ?? null);
+  const batch = await chainTxRow(before.get(ids[0] as string)?.chainTxId ?? null);
   expect(batch?.purpose).toBe(`release-batch:${count}`);
   expect(new Set([...before.values()].map((s) => s.chainTxId))).toEqual(new Set([batch?.id]));
   return { wallet, ids, batch, dealId: before.get(ids[0] as string)?.dealId as string };
@@ -113,7 +87,7 @@ describe("a bulk settle's releases in one transaction", () => {
   it("pays its fresh milestones in one releaseBatch; one released behind its back is skipped there and paid once", {
     timeout: 120_000,
   }, async () => {
-    const { brand, creator, wallet, ids: first } = await delivered(10);
+    const { brand, creator, wallet, ids: first } = await deliveredMilestones(10);
     const second = await activeDeal(brand, creator, 10);
     for (const id of second.slice(0, 8)) await submit(creator, id);
     const ids = [...first, ...second];
@@ -133,7 +107,7 @@ describe("a bulk settle's releases in one transaction", () => {
       behind.set(id, sent.hash as Hex);
     }
 
-    const res = await bulk(brand, ids);
+    const res = await bulkSettle(brand, ids);
     expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(200);
     const results = res.body.results as Item[];
     for (const r of results) {
@@ -148,7 +122,7 @@ describe("a bulk settle's releases in one transaction", () => {
     // One transaction for the 15 (and the 3 it skipped): a releaseBatch of 18.
     const txIds = new Set(batched.map((s) => s.chainTxId));
     expect(txIds.size).toBe(1);
-    const batch = await chainTx(batched[0]?.chainTxId ?? null);
+    const batch = await chainTxRow(batched[0]?.chainTxId ?? null);
     expect(batch?.purpose).toBe("release-batch:18");
     expect(batch?.status).toBe("confirmed");
     const receipt = await publicClient().getTransactionReceipt({ hash: batch?.hash as Hex });
@@ -205,12 +179,12 @@ describe("a bulk settle's releases in one transaction", () => {
 
     const report = await reconcile(await getDb(), { dealId });
     expect(report.settlements).toMatchObject({ confirmed: 6, failed: 0 });
-    expect((await chainTx(batchId))?.status).toBe("failed");
+    expect((await chainTxRow(batchId))?.status).toBe("failed");
     const after = await rowsOf(ids);
     for (const s of after.values()) {
       // Its own release now, recorded with its log.
       expect(s.chainTxId).not.toBe(batchId);
-      expect((await chainTx(s.chainTxId))?.purpose).toBe(`settlement:${s.id}`);
+      expect((await chainTxRow(s.chainTxId))?.purpose).toBe(`settlement:${s.id}`);
       await expectPaidBy(s);
     }
     await expectPaidOnce(wallet, [...after.values()], dealId);
@@ -252,12 +226,12 @@ describe("a bulk settle's releases in one transaction", () => {
       TX_RECEIPT_TIMEOUT_SECONDS: "1",
       CHAIN_BUDGET_SECONDS: "1",
     };
-    const { brand, wallet, ids } = await delivered(4);
+    const { brand, wallet, ids } = await deliveredMilestones(4);
     // Mined at once (automine), not final with nothing on top: each item is submitted.
-    const res = await withChainEnv(deep, () => bulk(brand, ids));
+    const res = await withChainEnv(deep, () => bulkSettle(brand, ids));
     expect((res.body.results as Item[]).map((r) => r.outcome)).toEqual(ids.map(() => "submitted"));
     const before = await rowsOf(ids);
-    const batch = await chainTx(before.get(ids[0] as string)?.chainTxId ?? null);
+    const batch = await chainTxRow(before.get(ids[0] as string)?.chainTxId ?? null);
     expect(batch?.purpose).toBe("release-batch:4");
     expect(batch?.blockNumber).not.toBeNull();
     const dealId = before.get(ids[0] as string)?.dealId as string;
@@ -269,7 +243,7 @@ describe("a bulk settle's releases in one transaction", () => {
     const db = await getDb();
     const again = await withChainEnv(deep, () => reconcile(db, { dealId }));
     expect(again.settlements).toMatchObject({ confirmed: 0, stillPending: 4 });
-    const resent = await chainTx(batch?.id ?? null);
+    const resent = await chainTxRow(batch?.id ?? null);
     expect(resent?.hash).toBe(batch?.hash);
     expect(resent?.blockHash).not.toBe(batch?.blockHash);
 

@@ -14,6 +14,7 @@ import { makeUser } from "../helpers/users";
 import { submit } from "../verify/fixtures";
 import {
   activeDeal,
+  deliveredMilestones,
   expectPaidBy,
   parties,
   settlementRows,
@@ -131,9 +132,7 @@ describe("bulk settle", () => {
   it("a node that fails after an item's transfer was recorded: that item is submitted with its poll URL, not refused; reconcile pays it once", {
     timeout: 120_000,
   }, async () => {
-    const { brand, creator, wallet } = await parties();
-    const ids = await activeDeal(brand, creator, 2);
-    for (const id of ids) await submit(creator, id);
+    const { brand, wallet, ids } = await deliveredMilestones(2);
     const proxy = await startRpcProxy(chainConfig().rpcUrl);
     let results: Item[];
     try {
@@ -177,9 +176,8 @@ describe("bulk settle", () => {
   it("the single form too: a node that fails after the transfer was recorded answers 202 submitted with its poll URL; reconcile pays it once", {
     timeout: 120_000,
   }, async () => {
-    const { brand, creator, wallet } = await parties();
-    const [milestoneId] = (await activeDeal(brand, creator, 1)) as [string];
-    await submit(creator, milestoneId);
+    const { brand, wallet, ids } = await deliveredMilestones(1);
+    const milestoneId = ids[0] as string;
     const proxy = await startRpcProxy(chainConfig().rpcUrl);
     let res: Awaited<ReturnType<typeof call>>;
     try {

@@ -4,15 +4,23 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect } from "vitest";
 import * as acceptRoute from "@/app/api/deals/[id]/accept/route";
 import * as dealsRoute from "@/app/api/deals/route";
+import * as settleRoute from "@/app/api/settle/route";
 import { milestoneEscrowAbi, mockUsdcAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
-import { deals, milestones, type Settlement, settlements } from "@/db/schema";
+import {
+  type ChainTransaction,
+  chainTransactions,
+  deals,
+  milestones,
+  type Settlement,
+  settlements,
+} from "@/db/schema";
 import { chainConfig, publicClient } from "@/lib/chain/config";
 import { escrowKey } from "@/lib/escrow/chain";
 import { fundDeal } from "../helpers/fund-deal";
 import { call } from "../helpers/http";
 import { makeUser, type TestUser } from "../helpers/users";
-import { launchRules } from "../verify/fixtures";
+import { launchRules, submit } from "../verify/fixtures";
 
 // Parties for settlement tests: a brand, and a creator with a wallet of its own that no
 // other test touches, so its on-chain balance tells exactly what was paid.
@@ -74,6 +82,28 @@ export async function activeDeal(
   const accepted = await call(acceptRoute.POST, { params: { id: dealId }, token: creator.token });
   expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
   return created.body.deal.milestones.map((m: { id: string }) => m.id);
+}
+
+/** `count` delivered milestones of one new active deal (1 USDC each), and the parties. */
+export async function deliveredMilestones(count: number) {
+  const p = await parties();
+  const ids = await activeDeal(p.brand, p.creator, count);
+  for (const id of ids) await submit(p.creator, id);
+  return { ...p, ids };
+}
+
+/** POST /api/settle's bulk form, as `brand`. */
+export const bulkSettle = (brand: TestUser, milestoneIds: string[]) =>
+  call(settleRoute.POST, { token: brand.token, body: { milestoneIds } });
+
+/** A recorded chain transaction by id (a settlement's chainTxId). */
+export async function chainTxRow(id: string | null): Promise<ChainTransaction | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(chainTransactions)
+    .where(eq(chainTransactions.id, id as string));
+  return row;
 }
 
 /** The deal's escrow key and the milestone's index, as a release names them. */

@@ -12,8 +12,8 @@ import { drainReputationQueue } from "@/lib/settle/reputation";
 import { withChainEnv } from "../helpers/chain-env";
 import { call } from "../helpers/http";
 import { startRpcProxy } from "../helpers/rpc-proxy";
-import { submit, submittedMilestone } from "../verify/fixtures";
-import { activeDeal, parties, settlementRows } from "./fixtures";
+import { submittedMilestone } from "../verify/fixtures";
+import { bulkSettle, deliveredMilestones, parties, settlementRows } from "./fixtures";
 
 // The reputation record is not part of the payment: settle answers once the release is
 // confirmed, and the record waits in a durable queue (confirmed settlements without
@@ -76,10 +76,8 @@ describe("the reputation queue", () => {
   it("several queued records go in one registry batch; one already on the registry is skipped there and found; nothing twice", {
     timeout: 120_000,
   }, async () => {
-    const { brand, creator, wallet } = await parties();
-    const ids = await activeDeal(brand, creator, 6);
-    for (const id of ids) await submit(creator, id);
-    const res = await call(settleRoute.POST, { token: brand.token, body: { milestoneIds: ids } });
+    const { brand, wallet, ids } = await deliveredMilestones(6);
+    const res = await bulkSettle(brand, ids);
     expect(res.body.results.map((r: { outcome: string }) => r.outcome)).toEqual(
       ids.map(() => "paid"),
     );
