@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, type ReactNode, use, useContext } from "react";
-import type { DealPageSeed } from "@/lib/deals/page-seed";
+import { type DealPageSeed, noDealPageSeed } from "@/lib/deals/page-seed";
 
 // The deal page's server-read panel data (lib/deals/page-seed.ts) for the panels deep in the
 // page. Each part is a promise streamed with the HTML: a panel reads it with useSeed, which
@@ -10,16 +10,7 @@ import type { DealPageSeed } from "@/lib/deals/page-seed";
 // A part the server did not start, or that resolved to null, leaves the panel to fetch as
 // before; so does any page without the provider.
 
-const SeedContext = createContext<DealPageSeed>({
-  events: null,
-  evidence: null,
-  bonuses: null,
-  drafts: null,
-  messages: null,
-  relay: null,
-  funding: null,
-  reputation: {},
-});
+const SeedContext = createContext<DealPageSeed>(noDealPageSeed());
 
 export function DealPageSeedProvider({
   seed,

@@ -45,5 +45,20 @@ export type DealPageSeed = {
   reputation: Record<string, Promise<Reputation | null>>;
 };
 
+/**
+ * A seed with nothing read but `reputation` (which any viewer may see): what a viewer who is
+ * not a party gets, and the panels' default outside the deal page (every panel fetches).
+ */
+export const noDealPageSeed = (reputation: DealPageSeed["reputation"] = {}): DealPageSeed => ({
+  events: null,
+  evidence: null,
+  bonuses: null,
+  drafts: null,
+  messages: null,
+  relay: null,
+  funding: null,
+  reputation,
+});
+
 export const evidenceSeedKey = (milestoneId: string, revision: number) =>
   `${milestoneId}:${revision}`;

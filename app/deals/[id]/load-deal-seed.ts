@@ -4,7 +4,7 @@ import { relayStatus } from "@/lib/chain/relay";
 import { type Reputation, readReputation } from "@/lib/chain/reputation";
 import { getFundingTermsFromDatabase } from "@/lib/deals/funding";
 import { listMessages } from "@/lib/deals/messages";
-import { type DealPageSeed, evidenceSeedKey } from "@/lib/deals/page-seed";
+import { type DealPageSeed, evidenceSeedKey, noDealPageSeed } from "@/lib/deals/page-seed";
 import { listMilestoneDrafts } from "@/lib/drafts/drafts";
 import { listDealEvents } from "@/lib/events/events";
 import { listBonuses } from "@/lib/settle/bonuses";
@@ -27,17 +27,7 @@ const REPUTATION_WAIT_MS = 1500;
 export function loadDealSeed(db: Db, user: User, deal: DealDetailJson): DealPageSeed {
   const reputation = reputationSeed(deal);
   const party = deal.brandId === user.id || deal.creatorId === user.id;
-  if (!party)
-    return {
-      events: null,
-      evidence: null,
-      bonuses: null,
-      drafts: null,
-      messages: null,
-      relay: null,
-      funding: null,
-      reputation,
-    };
+  if (!party) return noDealPageSeed(reputation);
   const brand = deal.brandId === user.id;
   const verified = deal.milestones.flatMap((m) =>
     m.deliverable && m.verdict ? [{ id: m.id, revision: m.deliverable.revision }] : [],
