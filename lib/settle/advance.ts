@@ -250,11 +250,13 @@ async function sendFresh(db: Db, s: Settlement, known: Known): Promise<Settlemen
   try {
     recorded = await submitPayment(db, s, known.target, known.estimate);
   } catch (err) {
+    known.onRecorded?.();
     // The release would revert (the sender estimates it first): the escrow says why.
     const finished = await finishFromEscrow(db, s).catch(() => null);
     if (finished) return finished;
     throw err;
   }
+  known.onRecorded?.();
   if (!recorded) return progress(db, await reload(db, s.id));
   const linked: Settlement = {
     ...s,
@@ -370,6 +372,8 @@ type Known = {
    * with its receipt when it has one: not resumed or read again.
    */
   sent?: SentTransaction;
+  /** Called once a fresh settlement's release is recorded, or failed to be (lib/settle/batch.ts). */
+  onRecorded?: () => void;
 };
 
 /** A settlement's transaction as its sender just left it, with its receipt when it has one. */
@@ -416,6 +420,8 @@ export async function advanceSettlement(
     sent?: SentTransaction;
     /** The caller queues the reputation record itself (a batch: all of them at once). */
     deferReputation?: boolean;
+    /** Called once a fresh settlement's release is recorded, or failed to be. */
+    onRecorded?: () => void;
     /**
      * Called with the settlement when it was already confirmed before this call could do
      * anything (another caller paid it meanwhile); its result is thrown. A settle request

@@ -2,7 +2,7 @@ import type { TransactionReceipt } from "viem";
 import type { Db } from "@/db/client";
 import { renewBatchLeases } from "@/db/queries/settlements";
 import type { ChainTransaction, Settlement } from "@/db/schema";
-import { broadcastAndAwait, recordReceipt } from "@/lib/chain/sender";
+import { broadcastAndAwait, type GasEstimate, recordReceipt } from "@/lib/chain/sender";
 import { settlementJson } from "@/lib/deals/serialize";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
@@ -41,7 +41,33 @@ export async function payBatch(
   db: Db,
   items: Claimed[],
   waitUntil: number,
+  opts: {
+    /**
+     * Called once the batch's transaction is recorded (its nonce taken), or once it is known
+     * none will be: the releases that queue behind it may be recorded from then on.
+     */
+    onRecorded?: () => void;
+    /** A lone item's release gas, estimated while it was being claimed. */
+    estimate?: GasEstimate;
+    /**
+     * Each caller queues its own settlement's reputation record, in its own request
+     * (ReleaseGroups: the items are different requests'); by default payBatch queues them all.
+     */
+    ownReputation?: boolean;
+    /**
+     * The items were claimed just now (concurrent single settles): their leases are not
+     * renewed before the batch (recording it still checks them, and a lost one sends each
+     * item alone).
+     */
+    fresh?: boolean;
+  } = {},
 ): Promise<Array<Promise<Settlement>>> {
+  let recordedOnce = false;
+  const recorded = () => {
+    if (recordedOnce) return;
+    recordedOnce = true;
+    opts.onRecorded?.();
+  };
   /**
    * Each settlement finished as advanceSettlement does (linked to `linked` when it is); the
    * reputation records of those paid are queued together, after the response: one batch.
@@ -57,17 +83,23 @@ export async function payBatch(
         waitMs: Math.max(0, waitUntil - Date.now()),
         sent,
         deferReputation: true,
+        estimate: items.length === 1 ? opts.estimate : undefined,
+        onRecorded: items.length === 1 ? recorded : undefined,
       }),
     );
-    void Promise.allSettled(each).then((outcomes) =>
-      recordReputationAfterResponse(
-        db,
-        outcomes.flatMap((o) => (o.status === "fulfilled" ? [o.value.id] : [])),
-      ),
-    );
+    // Several sent one by one, each by its own advanceSettlement: nothing to wait for.
+    if (items.length > 1 || linked) recorded();
+    if (!opts.ownReputation)
+      void Promise.allSettled(each).then((outcomes) =>
+        recordReputationAfterResponse(
+          db,
+          outcomes.flatMap((o) => (o.status === "fulfilled" ? [o.value.id] : [])),
+        ),
+      );
     return each;
   };
   if (items.length === 1) return finishEach();
+  if (opts.fresh) return sendBatch(db, items, waitUntil, finishEach, recorded);
   // The first items of a bulk were claimed while the rest were being verified, which can
   // outlast a lease: only the settlements this call still holds go into the batch (their
   // leases renewed for it); one taken over meanwhile — reconcile or a single settle may have
@@ -79,7 +111,9 @@ export async function payBatch(
   );
   if (held.size < items.length) {
     const kept = items.filter(({ settlement: s }) => held.has(s.id));
-    const paying = kept.length ? await payBatch(db, kept, waitUntil) : [];
+    // Their leases were just renewed: the kept ones are not renewed again.
+    const paying = kept.length ? await payBatch(db, kept, waitUntil, { ...opts, fresh: true }) : [];
+    if (!kept.length) recorded();
     let k = 0;
     return items.map(({ settlement: s }) =>
       held.has(s.id)
@@ -91,6 +125,17 @@ export async function payBatch(
           ),
     );
   }
+  return sendBatch(db, items, waitUntil, finishEach, recorded);
+}
+
+/** payBatch's send: one releaseBatch recorded, broadcast and awaited, then each item finished. */
+async function sendBatch(
+  db: Db,
+  items: Claimed[],
+  waitUntil: number,
+  finishEach: (linked?: ChainTransaction, sent?: SentTransaction) => Array<Promise<Settlement>>,
+  onRecorded: () => void,
+): Promise<Array<Promise<Settlement>>> {
   let recorded: ChainTransaction;
   try {
     recorded = await submitReleaseBatch(db, items, leaseSeconds());
@@ -102,6 +147,8 @@ export async function payBatch(
       err,
     });
     return finishEach();
+  } finally {
+    onRecorded();
   }
   let receipt: TransactionReceipt | undefined;
   try {
@@ -175,4 +222,96 @@ export class ReleaseQueue {
       },
     );
   }
+}
+
+/**
+ * Concurrent single settles of one process, paid together (group commit). A settle whose
+ * release finds none being recorded sends its own at once, exactly as it would alone (its
+ * gas estimated while it was claimed); the ones claimed while a release is being recorded —
+ * a few milliseconds: its nonce, signature and row — wait for that and then go out together,
+ * in one releaseBatch of up to RELEASES_PER_TX. So one settle at a time costs what it always
+ * did, and many at once share a transaction, a nonce, a gas estimate and a receipt instead of
+ * queueing for the signer one by one. Each keeps its own outcome: the escrow skips an item it
+ * would refuse without reverting the others, and a batch that fails as a whole is split into
+ * single releases (payBatch). A group waits for the receipt no longer than the earliest
+ * budget among its requests.
+ */
+class ReleaseGroups {
+  private queued: Array<{
+    item: Claimed;
+    waitUntil: number;
+    estimate?: GasEstimate;
+    resolve: (s: Settlement) => void;
+    reject: (e: unknown) => void;
+  }> = [];
+  private recording = false;
+
+  constructor(private readonly db: Db) {}
+
+  add(item: Claimed, waitUntil: number, estimate?: GasEstimate): Promise<Settlement> {
+    const paid = new Promise<Settlement>((resolve, reject) =>
+      this.queued.push({ item, waitUntil, estimate, resolve, reject }),
+    );
+    this.flush();
+    return paid;
+  }
+
+  private flush(): void {
+    if (this.recording) return;
+    const taken = this.queued.splice(0, RELEASES_PER_TX);
+    if (taken.length === 0) return;
+    this.recording = true;
+    let done = false;
+    const next = () => {
+      if (done) return;
+      done = true;
+      this.recording = false;
+      this.flush();
+    };
+    payBatch(
+      this.db,
+      taken.map((q) => q.item),
+      Math.min(...taken.map((q) => q.waitUntil)),
+      {
+        onRecorded: next,
+        estimate: taken.length === 1 ? taken[0]?.estimate : undefined,
+        fresh: true,
+        ownReputation: true,
+      },
+    ).then(
+      (results) => {
+        results.forEach((r, i) => {
+          const q = taken[i];
+          if (q) r.then(q.resolve, q.reject);
+        });
+        void Promise.allSettled(results).then(next);
+      },
+      (err) => {
+        for (const q of taken) q.reject(err);
+        next();
+      },
+    );
+  }
+}
+
+const groups = new WeakMap<Db, ReleaseGroups>();
+
+/**
+ * Pays a direct settlement a single settle has just claimed (lease held), grouped with the
+ * others this process is settling at the same moment (ReleaseGroups). Resolves to it paid, or
+ * rejects as advanceSettlement would (stillPending past `waitUntil`, a refusal…). Its
+ * reputation record is the caller's to queue (recordReputationAfterResponse), in its own
+ * request: the group's work runs in whichever request started it.
+ */
+export function payClaimed(
+  db: Db,
+  claimed: Claimed,
+  opts: { waitUntil: number; estimate?: GasEstimate },
+): Promise<Settlement> {
+  let group = groups.get(db);
+  if (!group) {
+    group = new ReleaseGroups(db);
+    groups.set(db, group);
+  }
+  return group.add(claimed, opts.waitUntil, opts.estimate);
 }

@@ -114,24 +114,71 @@ export async function drainReputationQueue(
 }
 
 /**
- * Records just-paid settlements' reputation after the response has been sent (several in one
- * batch), when called while serving a request; otherwise (a script, a test calling the
- * library) it is left to the queue, which reconcile drains.
+ * Records just-paid settlements' reputation after the response has been sent, when called
+ * while serving a request (otherwise — a script, a test calling the library — it is left to
+ * the queue, which reconcile drains). The drains of one process run one at a time: the
+ * settlements paid while one runs are recorded together by the next (drainTogether), so
+ * concurrent settles share a recordSettlements batch instead of each finding the registry's
+ * one batch in flight taken and recording its own alone.
  */
 export function recordReputationAfterResponse(db: Db, settlementIds: string | string[]): void {
-  const only =
-    typeof settlementIds === "string"
-      ? { settlementId: settlementIds }
-      : { settlementIds, limit: settlementIds.length };
-  if (only.settlementIds?.length === 0) return;
+  const ids = typeof settlementIds === "string" ? [settlementIds] : settlementIds;
+  if (ids.length === 0) return;
   try {
-    after(() =>
-      drainReputationQueue(db, only).then(
-        () => undefined,
-        (err: unknown) => log.warn("reputation drain failed", { ...only, err }),
-      ),
-    );
+    after(() => drainTogether(db, ids));
   } catch {
     // Outside a request scope: reconcile drains the queue.
   }
+}
+
+/** At most this many settlements per drain (the registry takes up to 200 per batch). */
+const DRAIN_TOGETHER_MAX = 100;
+
+type Gathered = { ids: string[]; drained: Promise<void>; resolve: () => void };
+const drains = new WeakMap<Db, { running: boolean; next: Gathered[] }>();
+
+/**
+ * Drains these settlements' records with the others gathered while this process's previous
+ * drain ran; resolves once a drain that included them has finished (a record that failed
+ * stays queued for reconcile).
+ */
+function drainTogether(db: Db, ids: string[]): Promise<void> {
+  let state = drains.get(db);
+  if (!state) {
+    state = { running: false, next: [] };
+    drains.set(db, state);
+  }
+  const waits: Array<Promise<void>> = [];
+  for (const id of ids) {
+    let last = state.next.at(-1);
+    if (!last || last.ids.length >= DRAIN_TOGETHER_MAX) {
+      let resolve = () => {};
+      const drained = new Promise<void>((r) => {
+        resolve = r;
+      });
+      last = { ids: [], drained, resolve };
+      state.next.push(last);
+    }
+    last.ids.push(id);
+    if (!waits.includes(last.drained)) waits.push(last.drained);
+  }
+  runDrains(db, state);
+  return Promise.all(waits).then(() => undefined);
+}
+
+function runDrains(db: Db, state: { running: boolean; next: Gathered[] }): void {
+  const gathered = state.running ? undefined : state.next.shift();
+  if (!gathered) return;
+  state.running = true;
+  const only = { settlementIds: gathered.ids, limit: gathered.ids.length };
+  drainReputationQueue(db, only)
+    .then(
+      () => undefined,
+      (err: unknown) => log.warn("reputation drain failed", { ...only, err }),
+    )
+    .finally(() => {
+      gathered.resolve();
+      state.running = false;
+      runDrains(db, state);
+    });
 }

@@ -39,9 +39,10 @@ import {
   leaseSeconds,
   requestWaitMs,
 } from "@/lib/settle/advance";
-import { type Claimed, ReleaseQueue } from "@/lib/settle/batch";
+import { type Claimed, payClaimed, ReleaseQueue } from "@/lib/settle/batch";
 import { changesRequested, sentBackForChanges } from "@/lib/settle/change-requests";
 import { estimateRelease } from "@/lib/settle/payment";
+import { recordReputationAfterResponse } from "@/lib/settle/reputation";
 import { decisionVerdictJson, reviewWindow, verdictOfSettlement } from "@/lib/settle/review";
 import { autoSettles, unjudged } from "@/lib/verify/confidence";
 import type { VerifierOptions } from "@/lib/verify/verifier";
@@ -397,19 +398,31 @@ export async function settleMilestone(
   const waitMs = opts.waitMs ?? requestWaitMs();
   let paid: Settlement;
   try {
-    const batched = created && input.via === "direct" ? opts.batch : undefined;
+    const fresh = created && input.via === "direct" ? created : undefined;
+    const batched = fresh ? opts.batch : undefined;
     if (!batched) opts.batch?.passed();
     paid = batched
-      ? await batched.pay({ settlement: created as Settlement, target: { deal, milestone } })
-      : await advanceSettlement(db, settlement.id, {
-          leaseHeld,
-          created,
-          target: { deal, milestone },
-          estimate,
-          waitMs,
-          // A concurrent caller that finds the payment done by another answers as any later one.
-          alreadyConfirmed: alreadySettled,
-        });
+      ? await batched.pay({ settlement: fresh as Settlement, target: { deal, milestone } })
+      : fresh
+        ? // Paid together with whatever else this process is settling right now
+          // (lib/settle/batch.ts): alone, exactly as advanceSettlement would.
+          await payClaimed(
+            db,
+            { settlement: fresh, target: { deal, milestone } },
+            { waitUntil: Date.now() + waitMs, estimate },
+          ).then((s) => {
+            recordReputationAfterResponse(db, s.id);
+            return s;
+          })
+        : await advanceSettlement(db, settlement.id, {
+            leaseHeld,
+            created,
+            target: { deal, milestone },
+            estimate,
+            waitMs,
+            // A concurrent caller that finds the payment done by another answers as any later one.
+            alreadyConfirmed: alreadySettled,
+          });
   } catch (err) {
     // Sent and not confirmed within the budget — or the node failed after the release was
     // recorded (during the broadcast or the wait): either way it is on its way, and reconcile
