@@ -1,4 +1,5 @@
-import { and, asc, eq, exists, sql } from "drizzle-orm";
+import { and, eq, exists, getTableColumns, getTableName, sql } from "drizzle-orm";
+import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "@/db/client";
 import { visibleTo } from "@/db/queries/deals";
 import { nowIso, placeholder as p, reusable, setTo, timestampAt } from "@/db/reusable";
@@ -16,7 +17,7 @@ import {
 } from "@/db/schema";
 
 // The settle path's reads (lib/settle/settle.ts): what it starts from, in one statement,
-// and the milestone's view for its response, in one round of statements sent together;
+// and the milestone's view for its response, in one statement too;
 // and the link of a settlement to its recorded release (lib/settle/payment.ts).
 
 type Viewer = Parameters<typeof visibleTo>[0];
@@ -53,54 +54,86 @@ const settleStartStatement = reusable((db) =>
     .prepare("settle_start"),
 );
 
-const viewStatements = {
-  milestone: reusable((db) =>
-    db
-      .select()
-      .from(milestones)
-      .where(eq(milestones.id, p("id")))
-      .prepare("view_milestone"),
-  ),
-  deliverables: reusable((db) =>
-    db
-      .select()
-      .from(deliverables)
-      .where(eq(deliverables.milestoneId, p("id")))
-      .orderBy(asc(deliverables.revision))
-      .prepare("view_deliverables"),
-  ),
-  verifications: reusable((db) =>
-    db
-      .select()
-      .from(verifications)
-      .where(eq(verifications.milestoneId, p("id")))
-      .orderBy(asc(verifications.revision))
-      .prepare("view_verifications"),
-  ),
-  appeals: reusable((db) =>
-    db
-      .select()
-      .from(appeals)
-      .where(eq(appeals.milestoneId, p("id")))
-      .prepare("view_appeals"),
-  ),
-  decisions: reusable((db) =>
-    db
-      .select({ decision: decisions, name: users.displayName })
-      .from(decisions)
-      .innerJoin(users, eq(users.id, decisions.deciderId))
-      .where(eq(decisions.milestoneId, p("id")))
-      .prepare("view_decisions"),
-  ),
-  changeRequests: reusable((db) =>
-    db
-      .select()
-      .from(changeRequests)
-      .where(eq(changeRequests.milestoneId, p("id")))
-      .orderBy(asc(changeRequests.revision))
-      .prepare("view_change_requests"),
-  ),
-};
+/**
+ * A table's rows read back from a `jsonb` array of them (`to_jsonb(row)` each, keyed by
+ * column name), decoded as drizzle decodes the driver's values, column by column: the same
+ * objects a plain select of the table gives. For tables without bigint columns (a JSON
+ * number would round them).
+ */
+function rowsOf<T extends AnyPgTable>(table: T, json: unknown): T["$inferSelect"][] {
+  const list = (typeof json === "string" ? JSON.parse(json) : json) as Array<
+    Record<string, unknown>
+  >;
+  const columns = Object.entries(getTableColumns(table));
+  return list.map((obj) => {
+    const row: Record<string, unknown> = {};
+    for (const [key, column] of columns) {
+      const value = obj[column.name];
+      row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    }
+    return row as T["$inferSelect"];
+  });
+}
+
+/**
+ * A column named with its table: drizzle leaves a single-table select's columns unqualified,
+ * which the subqueries below (several tables with an `id`) cannot have.
+ */
+const q = (column: AnyPgColumn) =>
+  sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
+
+/** A milestone's rows of one table, as a jsonb array ordered by `orderBy` (if any). */
+const historyOf = <T extends AnyPgTable & { milestoneId: AnyPgColumn }>(
+  table: T,
+  orderBy?: AnyPgColumn,
+) =>
+  sql`(select coalesce(jsonb_agg(to_jsonb(${table})${orderBy ? sql` order by ${q(orderBy)}` : sql``}), '[]'::jsonb) from ${table} where ${q(table.milestoneId)} = ${q(milestones.id)})`.mapWith(
+    (json) => rowsOf(table, json),
+  );
+
+/**
+ * A milestone's history beside its row, in the same statement: every deliverable and verdict
+ * by revision, its appeals, its decisions with the decider's name and the brand's change
+ * requests (one aggregated subquery each).
+ */
+const history = () => ({
+  deliverables: historyOf(deliverables, deliverables.revision),
+  verifications: historyOf(verifications, verifications.revision),
+  appeals: historyOf(appeals),
+  decisions:
+    sql`(select coalesce(jsonb_agg(jsonb_build_object('decision', to_jsonb(${decisions}), 'name', ${q(users.displayName)})), '[]'::jsonb) from ${decisions} inner join ${users} on ${q(users.id)} = ${q(decisions.deciderId)} where ${q(decisions.milestoneId)} = ${q(milestones.id)})`.mapWith(
+      (json) => {
+        const list = (typeof json === "string" ? JSON.parse(json) : json) as Array<{
+          decision: unknown;
+          name: string;
+        }>;
+        const rows = rowsOf(
+          decisions,
+          list.map((d) => d.decision),
+        );
+        return rows.map((decision, i) => ({ decision, name: (list[i] as { name: string }).name }));
+      },
+    ),
+  changeRequests: historyOf(changeRequests, changeRequests.revision),
+});
+
+const viewStatement = reusable((db) =>
+  db
+    .select({ milestone: milestones, ...history() })
+    .from(milestones)
+    .where(eq(milestones.id, p("id")))
+    .prepare("milestone_view"),
+);
+
+const visibleViewStatement = reusable((db) =>
+  db
+    .select({ milestone: milestones, deal: deals, settlement: settlements, ...history() })
+    .from(milestones)
+    .innerJoin(deals, eq(milestones.dealId, deals.id))
+    .leftJoin(settlements, eq(settlements.milestoneId, milestones.id))
+    .where(and(eq(milestones.id, p("milestoneId")), visibleTo(anyViewer)))
+    .prepare("visible_milestone_view"),
+);
 
 /**
  * A milestone the viewer may see, its deal, its settlement (null: none yet), the brand's
@@ -119,26 +152,24 @@ export async function findSettleStart(db: DbOrTx, viewer: Viewer, milestoneId: s
 /**
  * One milestone (already known to be visible to the caller) with its history: every
  * deliverable and verdict by revision, its appeals, its decisions with the decider's
- * name and the brand's change requests. The six statements are sent together.
+ * name and the brand's change requests. One statement.
  */
 export async function loadMilestoneView(db: DbOrTx, milestoneId: string) {
-  const id = { id: milestoneId };
-  const [[milestone], dv, vf, appealRows, decisionRows, cr] = await Promise.all([
-    viewStatements.milestone(db, id),
-    viewStatements.deliverables(db, id),
-    viewStatements.verifications(db, id),
-    viewStatements.appeals(db, id),
-    viewStatements.decisions(db, id),
-    viewStatements.changeRequests(db, id),
-  ]);
-  return {
-    milestone,
-    deliverables: dv,
-    verifications: vf,
-    appeals: appealRows,
-    decisions: decisionRows,
-    changeRequests: cr,
-  };
+  const [row] = await viewStatement(db, { id: milestoneId });
+  return row;
+}
+
+/**
+ * A milestone the viewer may see, with its deal, its settlement (null: none yet) and its
+ * history as loadMilestoneView reads it; undefined when it is not visible. One statement.
+ */
+export async function loadVisibleMilestoneView(db: DbOrTx, viewer: Viewer, milestoneId: string) {
+  const [row] = await visibleViewStatement(db, {
+    milestoneId,
+    viewerId: viewer.id,
+    viewerEmail: viewer.email,
+  });
+  return row;
 }
 
 const linkStatement = reusable((db) =>

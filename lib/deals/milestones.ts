@@ -7,8 +7,7 @@ import {
   markMilestoneSubmitted,
   updateMilestoneMetadata,
 } from "@/db/queries/deals";
-import { findMilestoneSettlement } from "@/db/queries/decisions";
-import { loadMilestoneView } from "@/db/queries/settle-view";
+import { loadMilestoneView, loadVisibleMilestoneView } from "@/db/queries/settle-view";
 import type { Deal, Settlement } from "@/db/schema";
 import type { Caller } from "@/lib/deals/deals";
 import { claimSubmittedPost } from "@/lib/deals/evidence-claims";
@@ -47,22 +46,17 @@ export const milestoneDetailResponse = z.object({ milestone: milestoneDetailSche
 type MilestoneView = Awaited<ReturnType<typeof loadMilestoneView>>;
 
 /**
- * A milestone the caller may see, with its history: found visible (with its deal) first,
- * then its view (loadMilestoneView) and its settlement read in one round of statements
- * sent together.
+ * A milestone the caller may see, with its deal, its settlement and its history: one
+ * statement (loadVisibleMilestoneView).
  */
 export async function getMilestone(
   db: Db,
   caller: Caller,
   milestoneId: string,
 ): Promise<MilestoneDetailJson> {
-  const row = await findVisibleMilestone(db, caller, milestoneId);
+  const row = await loadVisibleMilestoneView(db, caller, milestoneId);
   if (!row) throw notFound("Milestone");
-  const [view, settlement] = await Promise.all([
-    loadMilestoneView(db, milestoneId),
-    findMilestoneSettlement(db, milestoneId),
-  ]);
-  return detailFrom(row.deal, view, settlement);
+  return detailFrom(row.deal, row, row.settlement ?? undefined);
 }
 
 /**
@@ -90,7 +84,7 @@ export async function updateMilestone(
 /**
  * The milestone view getMilestone answers, built from the deal and settlement the caller
  * already holds (the milestone already found visible to it): the milestone row and its
- * history read in one round of statements sent together.
+ * history read in one statement.
  */
 export async function milestoneDetailOf(
   db: Db,
@@ -107,7 +101,7 @@ function detailFrom(
   view: MilestoneView,
   settlement: Settlement | undefined,
 ): MilestoneDetailJson {
-  if (!view.milestone) throw notFound("Milestone");
+  if (!view) throw notFound("Milestone");
   const m = view.milestone;
   const rows = {
     submissions: view.deliverables.map((d) => ({
