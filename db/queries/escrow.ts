@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull, notInArray, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { placeholder, reusable } from "@/db/reusable";
 import { type Deal, deals, milestones } from "@/db/schema";
@@ -144,6 +144,20 @@ export async function markDealAssigned(db: DbOrTx, dealId: string): Promise<Deal
     .where(eq(deals.id, dealId))
     .returning();
   return assigned;
+}
+
+/**
+ * The creator's assignment is gone from the chain (a reorg): unassigned until it is sent
+ * again. (Should another process have sent it again meanwhile, the caller's own
+ * assignCreatorOnChain, which follows, reads the creator on the chain and assigns it again.)
+ */
+export async function markDealUnassigned(db: DbOrTx, dealId: string): Promise<Deal | undefined> {
+  const [row] = await db
+    .update(deals)
+    .set({ assignedAt: null, updatedAt: new Date() })
+    .where(and(eq(deals.id, dealId), isNotNull(deals.assignedAt)))
+    .returning();
+  return row;
 }
 
 /** The chain transaction that assigns the creator (resumed rather than sent twice). */

@@ -828,6 +828,19 @@ async function sendAgainAfterReorg(db: Db, row: ChainTransaction): Promise<Chain
   return broadcast(db, cleared);
 }
 
+/**
+ * A transaction recorded as confirmed whose effect the chain no longer shows (the caller read
+ * it: e.g. an assignment whose creator is gone). When no version of it is mined now, a reorg
+ * removed its block — at depth 0 it was final at once — and it is `submitted` again with the
+ * block it was seen in, so that a resume sends the same signed bytes again (same nonce: it
+ * cannot happen twice). Returned as it is otherwise.
+ */
+export async function reopenIfRemoved(db: Db, row: ChainTransaction): Promise<ChainTransaction> {
+  if (row.status !== "confirmed" || row.blockNumber === null) return row;
+  if (await minedVersion(db, row)) return row;
+  return update(db, row.id, { status: "submitted" });
+}
+
 /** The fees a replacement must at least offer over `old` (EIP-1559 replacement rule: +10 %). */
 const minimumBump = (old: bigint) => (old * 110n + 99n) / 100n;
 

@@ -11,6 +11,7 @@ import {
   lockDeal,
   markDealAssigned,
   markDealFunded,
+  markDealUnassigned,
   markMilestoneRefunded,
   setAssignTx,
   setFundingWallet,
@@ -24,6 +25,7 @@ import {
   getChainTransaction,
   isTransportError,
   recordTransaction,
+  reopenIfRemoved,
   resumeTransaction,
   WouldRevert,
 } from "@/lib/chain/sender";
@@ -331,13 +333,21 @@ export function assertFunded(check: FundingCheck): Deal {
  * Records the creator on-chain (assignCreator, sent by the evaluator) once they took the
  * deal: from then on the brand can no longer cancel it. Resumes an earlier attempt rather
  * than sending a second one. If the brand cancelled on-chain first, the deal is cancelled.
+ * The deal is assigned once the chain's confirmation depth is on top of the assignment (its
+ * creator read at the head less that depth); an assignment recorded as confirmed that the
+ * chain no longer has (a reorg: recheckAssignment) is sent again, the same signed bytes.
  */
 export async function assignCreatorOnChain(db: Db, deal: Deal): Promise<Deal> {
   if (deal.assignedAt) return deal;
   const wallet = deal.creatorWallet ? getAddress(deal.creatorWallet) : null;
   if (!wallet) throw new Error(`deal ${deal.id} has no creator wallet to assign`);
+  const depth = BigInt(chainConfig().confirmations);
   const settleFromChain = async (): Promise<Deal | null> => {
-    const onChain = await readEscrowDeal(escrowKey(deal));
+    // At a depth, as of the last final block: an assignment on the head alone may yet be
+    // reorged out (its transaction, resumed below, waits for the depth).
+    const final = depth > 0n ? await latestBlock().then((head) => head - depth) : undefined;
+    if (final !== undefined && final < 0n) return null;
+    const onChain = await readEscrowDeal(escrowKey(deal), final);
     if (onChain.cancelled) {
       await syncRefunds(db, deal);
       throw new AppError(
@@ -355,6 +365,8 @@ export async function assignCreatorOnChain(db: Db, deal: Deal): Promise<Deal> {
   if (done) return done;
 
   let row = deal.assignTxId ? await getChainTransaction(db, deal.assignTxId) : null;
+  // Confirmed, and yet no creator on the chain: a reorg removed it (sent again just below).
+  if (row?.status === "confirmed") row = await reopenIfRemoved(db, row);
   if (!row || row.status === "failed") {
     try {
       row = await recordTransaction(
@@ -386,6 +398,29 @@ export async function assignCreatorOnChain(db: Db, deal: Deal): Promise<Deal> {
     "chain_unavailable",
     "Recording you as the deal's creator on-chain did not go through. Try again in a moment.",
   );
+}
+
+/**
+ * An assigned deal whose creator the chain no longer shows: a reorg removed the assignment
+ * (final at once at depth 0, or a reorg deeper than the depth). Unassigned again and sent
+ * again (assignCreatorOnChain), so its releases do not revert for want of a creator. One
+ * read of the escrow; the deal as it is when its creator is there (or its escrow deal is
+ * gone altogether: a funding reorged out is not an assignment's to repair).
+ */
+export async function recheckAssignment(
+  db: Db,
+  deal: Deal,
+): Promise<{ deal: Deal; reassigned: boolean }> {
+  if (!deal.assignedAt || !deal.creatorWallet) return { deal, reassigned: false };
+  const onChain = await readEscrowDeal(escrowKey(deal));
+  if (!onChain.exists || onChain.creator) return { deal, reassigned: false };
+  log.warn("a reorg removed the creator's assignment; assigning again", {
+    dealId: deal.id,
+    assignTxId: deal.assignTxId,
+  });
+  const unassigned = await markDealUnassigned(db, deal.id);
+  if (!unassigned) return { deal: await reloadDeal(db, deal.id), reassigned: false };
+  return { deal: await assignCreatorOnChain(db, unassigned), reassigned: true };
 }
 
 /**

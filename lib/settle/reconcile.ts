@@ -16,6 +16,7 @@ import { chainNow } from "@/lib/escrow/chain";
 import {
   assignCreatorOnChain,
   dealsToWatch,
+  recheckAssignment,
   refundableAt,
   refundExpired,
   syncFunding,
@@ -198,7 +199,7 @@ async function fillGapsBehind(db: Db, t: ChainTransaction | null): Promise<void>
 /**
  * The escrow watcher: deposit addresses are read (recorded, swept into the escrow or
  * returned), fundings nobody reported open their deals, assignments left half-done
- * are finished, cancels made from the brand's wallet close their deals, and milestones
+ * are finished (and those a reorg removed sent again), cancels made from the brand's wallet close their deals, and milestones
  * still locked past deadline + grace go back to the brand.
  */
 async function watchEscrow(db: Db, report: ReconcileReport, dealId?: string): Promise<void> {
@@ -223,6 +224,11 @@ async function watchEscrow(db: Db, report: ReconcileReport, dealId?: string): Pr
       if (current.creatorId && !current.assignedAt) {
         current = await assignCreatorOnChain(db, current);
         report.escrow.assigned++;
+      } else if (current.assignedAt) {
+        // Still on the chain? A reorg may have removed it (final at once at depth 0).
+        const checked = await recheckAssignment(db, current);
+        current = checked.deal;
+        if (checked.reassigned) report.escrow.assigned++;
       }
       // A funded bonus (lib/settle/bonuses.ts) whose release nobody finished: paid now, on
       // the same settlement path (a settlement already under way was advanced above).
