@@ -282,7 +282,57 @@ async function assertMaySettle(
     );
 }
 
+/**
+ * What one settle came to, before its answer is written: the single form answers with the
+ * milestone's view and the verdict (settleMilestone); a bulk's item with its outcome alone.
+ * `verdict` is the one this call paid or rejected on, when it has it in hand.
+ */
+type Settled = { deal: Deal; milestone: Milestone } & (
+  | { outcome: "rejected"; verdict: VerdictJson }
+  | { outcome: "paid"; paid: Settlement; verdict?: VerdictJson }
+  | { outcome: "submitted"; settlement: Settlement; sent: SettlementJson; verdict?: VerdictJson }
+);
+
 export async function settleMilestone(
+  db: Db,
+  caller: Caller,
+  input: SettleInput,
+  opts: Parameters<typeof settleOne>[3] = {},
+): Promise<SettleResult> {
+  const r = await settleOne(db, caller, input, opts);
+  const { deal, milestone } = r;
+  if (r.outcome === "rejected")
+    return {
+      outcome: "rejected",
+      milestone: await getMilestone(db, caller, milestone.id),
+      verdict: r.verdict,
+    };
+  if (r.outcome === "submitted") {
+    const [view, paysOn] = await Promise.all([
+      getMilestone(db, caller, milestone.id),
+      r.verdict ?? verdictOfSettlement(db, r.settlement),
+    ]);
+    return {
+      outcome: "submitted",
+      milestone: view,
+      verdict: paysOn,
+      settlement: r.sent,
+      poll: pollUrl(milestone.id),
+    };
+  }
+  // The response from the rows in hand: the milestone view in one round, with the verdict
+  // read alongside only when this call did not create the settlement.
+  const [view, paidOn] = await Promise.all([
+    milestoneDetailOf(db, deal, milestone.id, r.paid),
+    r.verdict ?? verdictOfSettlement(db, r.paid),
+  ]);
+  return { outcome: "paid", milestone: view, verdict: paidOn, settlement: settlementJson(r.paid) };
+}
+
+/** Where a `submitted` settlement is polled: its milestone. */
+const pollUrl = (milestoneId: string) => `/api/milestones/${milestoneId}`;
+
+async function settleOne(
   db: Db,
   caller: Caller,
   input: SettleInput,
@@ -298,7 +348,7 @@ export async function settleMilestone(
     waitMs?: number;
     batch?: { pay: (claimed: Claimed) => Promise<Settlement>; passed: () => void };
   } = {},
-): Promise<SettleResult> {
+): Promise<Settled> {
   // The milestone, its deal, its settlement, and the decision and verdict on its revision:
   // one statement.
   const row = await findSettleStart(db, caller, input.milestoneId);
@@ -339,11 +389,7 @@ export async function settleMilestone(
     // The brand upheld the rejection of this revision: that is final for it.
     const decided = row.decision ?? undefined;
     if (decided && !decided.approved)
-      return {
-        outcome: "rejected",
-        milestone: await getMilestone(db, caller, milestone.id),
-        verdict: decisionVerdictJson(decided),
-      };
+      return { deal, milestone, outcome: "rejected", verdict: decisionVerdictJson(decided) };
     const verification = await verdictForRevision(
       db,
       milestone,
@@ -361,11 +407,7 @@ export async function settleMilestone(
       input.minScore !== undefined ? scoreToBps(input.minScore) : deal.minScoreBps;
     if (!(verification.approved && verification.scoreBps >= minScoreBps)) {
       await reject(db, milestone, verification, caller.id);
-      return {
-        outcome: "rejected",
-        milestone: await getMilestone(db, caller, milestone.id),
-        verdict: verdictJson(verification),
-      };
+      return { deal, milestone, outcome: "rejected", verdict: verdictJson(verification) };
     }
     const basis = {
       revision: verification.revision,
@@ -431,25 +473,9 @@ export async function settleMilestone(
       ? (err.details as { settlement: SettlementJson }).settlement
       : await recordedMeanwhile(db, settlement.id, err);
     if (!sent) throw err;
-    const [view, paysOn] = await Promise.all([
-      getMilestone(db, caller, milestone.id),
-      verdict ?? verdictOfSettlement(db, settlement),
-    ]);
-    return {
-      outcome: "submitted",
-      milestone: view,
-      verdict: paysOn,
-      settlement: sent,
-      poll: `/api/milestones/${milestone.id}`,
-    };
+    return { deal, milestone, outcome: "submitted", settlement, sent, verdict };
   }
-  // The response from the rows in hand: the milestone view in one round, with the verdict
-  // read alongside only when this call did not create the settlement.
-  const [view, paidOn] = await Promise.all([
-    milestoneDetailOf(db, deal, milestone.id, paid),
-    verdict ?? verdictOfSettlement(db, paid),
-  ]);
-  return { outcome: "paid", milestone: view, verdict: paidOn, settlement: settlementJson(paid) };
+  return { deal, milestone, outcome: "paid", paid, verdict };
 }
 
 /** One milestone's outcome in a bulk settle. */
@@ -539,7 +565,8 @@ export async function settleMany(
       if (!queues) queue.leave();
     };
     try {
-      const r = await settleMilestone(
+      // The item's outcome alone: no milestone view or verdict is read for it.
+      const r = await settleOne(
         db,
         caller,
         { milestoneId, via: input.via, minScore: input.minScore },
@@ -557,8 +584,13 @@ export async function settleMany(
       ).finally(() => decide(false));
       if (r.outcome === "rejected") return { milestoneId, outcome: "rejected" };
       if (r.outcome === "submitted")
-        return { milestoneId, outcome: "submitted", settlement: r.settlement, poll: r.poll };
-      return { milestoneId, outcome: "paid", settlement: r.settlement };
+        return {
+          milestoneId,
+          outcome: "submitted",
+          settlement: r.sent,
+          poll: pollUrl(milestoneId),
+        };
+      return { milestoneId, outcome: "paid", settlement: settlementJson(r.paid) };
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       if (err.code === "already_settled")
