@@ -10,13 +10,15 @@ import { deals, type Settlement, settlements } from "@/db/schema";
 /** The registry recorded the settlement in this transaction. */
 export async function setReputationTxHash(
   db: DbOrTx,
-  settlementId: string,
+  settlementIds: string | string[],
   txHash: string,
 ): Promise<void> {
+  const ids = typeof settlementIds === "string" ? [settlementIds] : settlementIds;
+  if (ids.length === 0) return;
   await db
     .update(settlements)
     .set({ reputationTxHash: txHash, updatedAt: new Date() })
-    .where(eq(settlements.id, settlementId));
+    .where(ids.length === 1 ? eq(settlements.id, ids[0] as string) : inArray(settlements.id, ids));
 }
 
 /**

@@ -53,16 +53,18 @@ async function drainInBatch(
   }
   const { transaction: tx, written, carried } = batch;
   const left: Settlement[] = [];
+  const recorded: string[] = [];
   for (const s of queued) {
-    if (tx?.hash && written.has(s.milestoneId)) {
-      await setReputationTxHash(db, s.id, tx.hash);
-      report.recorded++;
-    } else if (
+    if (tx?.hash && written.has(s.milestoneId)) recorded.push(s.id);
+    else if (
       !(tx?.status === "pending" || tx?.status === "submitted") ||
       !carried.has(s.milestoneId)
     )
       left.push(s);
   }
+  // The batch's records, in one statement.
+  if (tx?.hash) await setReputationTxHash(db, recorded, tx.hash);
+  report.recorded += recorded.length;
   return left;
 }
 
