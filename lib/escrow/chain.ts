@@ -211,24 +211,43 @@ export function releaseInReceipt(
   key: Hex,
   index: number,
 ): { logIndex: number } | { skipped: string } | null {
+  return releasesInReceipt(receipt).get(releaseId(key, index)) ?? null;
+}
+
+/** How releasesInReceipt names a milestone: its deal's escrow key and its index. */
+export const releaseId = (key: Hex, index: number | bigint) => `${key.toLowerCase()}:${index}`;
+
+/**
+ * Every milestone a receipt released or skipped (releaseInReceipt for all of them, the logs
+ * parsed once: a batch's finish looks up each of its items), by releaseId.
+ */
+export function releasesInReceipt(
+  receipt: Pick<TransactionReceipt, "logs">,
+): Map<string, { logIndex: number } | { skipped: string }> {
   const escrow = requireEscrow();
   const events = parseEventLogs({
     abi: milestoneEscrowAbi,
     logs: receipt.logs.filter((l) => isAddressEqual(l.address, escrow)),
     eventName: ["Released", "ReleaseSkipped"],
   });
+  const found = new Map<string, { logIndex: number } | { skipped: string }>();
   for (const e of events) {
-    if (e.args.dealKey.toLowerCase() !== key.toLowerCase() || e.args.index !== BigInt(index))
+    const id = releaseId(e.args.dealKey, e.args.index);
+    if (found.has(id)) continue;
+    if (e.eventName === "Released") {
+      found.set(id, { logIndex: e.logIndex });
       continue;
-    if (e.eventName === "Released") return { logIndex: e.logIndex };
+    }
     const reason = e.args.reason as Hex;
     try {
-      return { skipped: decodeErrorResult({ abi: milestoneEscrowAbi, data: reason }).errorName };
+      found.set(id, {
+        skipped: decodeErrorResult({ abi: milestoneEscrowAbi, data: reason }).errorName,
+      });
     } catch {
-      return { skipped: reason.slice(0, 10) };
+      found.set(id, { skipped: reason.slice(0, 10) });
     }
   }
-  return null;
+  return found;
 }
 
 /**

@@ -28,7 +28,14 @@ import {
 import { settlementJson } from "@/lib/deals/serialize";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { escrowKey, findRelease, readEscrowMilestone, releaseInReceipt } from "@/lib/escrow/chain";
+import {
+  escrowKey,
+  findRelease,
+  readEscrowMilestone,
+  releaseId,
+  releaseInReceipt,
+  releasesInReceipt,
+} from "@/lib/escrow/chain";
 import { MilestoneState } from "@/lib/escrow/onchain";
 import { recordEvent } from "@/lib/events/events";
 import { log } from "@/lib/log";
@@ -67,58 +74,128 @@ async function markPaid(
   logIndex: number | null,
   alongside?: (tx: Tx) => Promise<unknown>,
 ): Promise<Settlement> {
+  const [done] = await markAllPaid(db, [{ s, txHash, logIndex }], alongside);
+  return done as Settlement;
+}
+
+/**
+ * markPaid for several settlements at once (a batch's), in one database transaction: the
+ * statements of all of them sent together, then their events together.
+ */
+async function markAllPaid(
+  db: Db,
+  paying: ReadonlyArray<{ s: Settlement; txHash: string | null; logIndex: number | null }>,
+  alongside?: (tx: Tx) => Promise<unknown>,
+): Promise<Settlement[]> {
+  // Each deal's row lock once, in one order (two batches over the same deals never wait on
+  // each other crosswise).
+  const dealIds = [...new Set(paying.map(({ s }) => s.dealId))].sort();
   return db.transaction(async (tx) => {
-    // A release that pays the creator nothing (an overdue milestone's refund) returned
-    // the whole milestone to the brand: it is refunded, not paid.
-    const refundOnly = s.amountUnits === 0n;
-    // Sent together (pipelined, one round trip), run in this order: the deal's row lock
+    // Sent together (pipelined, one round trip), run in this order: the deals' row locks
     // first — the order claim() takes them in (deal, then milestone); taking the milestone
     // first deadlocked against concurrent claims, and PostgreSQL aborted the payment's
-    // bookkeeping — then the deal is completed once none of its milestones is left unpaid,
-    // this one included.
-    const [deal, done, paid, completed] = await Promise.all([
-      lockDeal(tx, s.dealId),
-      confirmSettlement(tx, s.id, txHash ?? s.txHash, logIndex),
-      markMilestoneSettled(tx, s.milestoneId, refundOnly ? "refunded" : "paid"),
-      completeDealIfDone(tx, s.dealId),
+    // bookkeeping — then each deal is completed once none of its milestones is left unpaid,
+    // these included. A release that pays the creator nothing (an overdue milestone's
+    // refund) returned the whole milestone to the brand: it is refunded, not paid.
+    const [locked, done, paid, completed] = await Promise.all([
+      Promise.all(dealIds.map((id) => lockDeal(tx, id))),
+      Promise.all(
+        paying.map(({ s, txHash, logIndex }) =>
+          confirmSettlement(tx, s.id, txHash ?? s.txHash, logIndex),
+        ),
+      ),
+      Promise.all(
+        paying.map(({ s }) =>
+          markMilestoneSettled(tx, s.milestoneId, s.amountUnits === 0n ? "refunded" : "paid"),
+        ),
+      ),
+      Promise.all(dealIds.map((id) => completeDealIfDone(tx, id))),
       alongside?.(tx),
     ]);
+    const deals = new Map(dealIds.map((id, i) => [id, locked[i]]));
     // The events, in this order (again one round trip). A bonus's release (its own escrow
     // deal, lib/settle/bonuses.ts) is one `bonus.paid` event of the deal it rewards.
-    const bonusOf = deal?.parentDealId ?? null;
     await Promise.all([
-      paid && bonusOf
-        ? recordEvent(tx, {
-            dealId: bonusOf,
-            type: "bonus.paid",
-            data: {
-              bonusId: s.dealId,
-              amount: unitsToDecimal(s.amountUnits),
-              message: deal?.bonusMessage ?? null,
-              txHash: txHash ?? s.txHash,
-              recipient: s.recipient,
-            },
-          })
-        : undefined,
-      paid && !bonusOf
-        ? recordEvent(tx, {
-            dealId: s.dealId,
-            milestoneId: s.milestoneId,
-            type: refundOnly ? "refunded" : "paid",
-            data: {
-              // For a refund, `amount` is what went back to the brand (as in the escrow's own refunds).
-              amount: unitsToDecimal(refundOnly ? s.refundUnits : s.amountUnits),
-              refund: unitsToDecimal(s.refundUnits),
-              txHash: txHash ?? s.txHash,
-              recipient: s.recipient,
-            },
-          })
-        : undefined,
-      completed && !bonusOf ? recordEvent(tx, { dealId: s.dealId, type: "completed" }) : undefined,
+      ...paying.map(({ s, txHash }, i) => {
+        if (!paid[i]) return undefined;
+        const deal = deals.get(s.dealId);
+        const bonusOf = deal?.parentDealId ?? null;
+        const refundOnly = s.amountUnits === 0n;
+        return bonusOf
+          ? recordEvent(tx, {
+              dealId: bonusOf,
+              type: "bonus.paid",
+              data: {
+                bonusId: s.dealId,
+                amount: unitsToDecimal(s.amountUnits),
+                message: deal?.bonusMessage ?? null,
+                txHash: txHash ?? s.txHash,
+                recipient: s.recipient,
+              },
+            })
+          : recordEvent(tx, {
+              dealId: s.dealId,
+              milestoneId: s.milestoneId,
+              type: refundOnly ? "refunded" : "paid",
+              data: {
+                // For a refund, `amount` is what went back to the brand (as in the escrow's own refunds).
+                amount: unitsToDecimal(refundOnly ? s.refundUnits : s.amountUnits),
+                refund: unitsToDecimal(s.refundUnits),
+                txHash: txHash ?? s.txHash,
+                recipient: s.recipient,
+              },
+            });
+      }),
+      ...dealIds.map((id, i) =>
+        completed[i] && !deals.get(id)?.parentDealId
+          ? recordEvent(tx, { dealId: id, type: "completed" })
+          : undefined,
+      ),
     ]);
-    if (!done) throw new Error(`settlement ${s.id} vanished`);
-    return done;
+    return done.map((row, i) => {
+      if (!row) throw new Error(`settlement ${paying[i]?.s.id} vanished`);
+      return row;
+    });
   });
+}
+
+/**
+ * The settlements a confirmed releaseBatch paid (lib/settle/batch.ts), each linked to it and
+ * leased to the caller, recorded together (markAllPaid), each at its own Released event in
+ * the receipt, read once. One entry per item: its confirmed row, or null for an item this
+ * receipt does not pay (skipped, or not in it) — or for all of them when the bookkeeping
+ * failed — which the caller advances on its own as any other (advanceSettlement).
+ */
+export async function markBatchPaid(
+  db: Db,
+  items: ReadonlyArray<{ settlement: Settlement; target: ReleaseTarget }>,
+  sent: SentTransaction,
+): Promise<Array<Settlement | null>> {
+  const { tx, receipt } = sent;
+  if (tx.status !== "confirmed" || !receipt || receipt.status !== "success" || !tx.hash)
+    return items.map(() => null);
+  const released = releasesInReceipt(receipt);
+  const found = items.map(({ target }) => {
+    const r = released.get(releaseId(escrowKey(target.deal), target.milestone.position));
+    return r && "logIndex" in r ? r.logIndex : null;
+  });
+  const paying = items.flatMap(({ settlement }, i) => {
+    const logIndex = found[i];
+    return logIndex === null || logIndex === undefined
+      ? []
+      : [{ s: settlement, txHash: tx.hash as string, logIndex }];
+  });
+  if (paying.length === 0) return items.map(() => null);
+  try {
+    const done = new Map((await markAllPaid(db, paying)).map((row) => [row.id, row]));
+    return items.map(({ settlement }) => done.get(settlement.id) ?? null);
+  } catch (err) {
+    log.warn("a batch's payments could not be recorded together; recording each on its own", {
+      txHash: tx.hash,
+      err,
+    });
+    return items.map(() => null);
+  }
 }
 
 async function markFailed(db: Db, s: Settlement, error: string): Promise<never> {

@@ -6,7 +6,12 @@ import { broadcastAndAwait, type GasEstimate, recordReceipt } from "@/lib/chain/
 import { settlementJson } from "@/lib/deals/serialize";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
-import { advanceSettlement, leaseSeconds, type SentTransaction } from "@/lib/settle/advance";
+import {
+  advanceSettlement,
+  leaseSeconds,
+  markBatchPaid,
+  type SentTransaction,
+} from "@/lib/settle/advance";
 import { type ReleaseTarget, submitReleaseBatch } from "@/lib/settle/payment";
 import { recordReputationAfterResponse } from "@/lib/settle/reputation";
 
@@ -73,19 +78,29 @@ export async function payBatch(
    * reputation records of those paid are queued together, after the response: one batch.
    */
   const finishEach = (linked?: ChainTransaction, sent?: SentTransaction) => {
-    const each = items.map(({ settlement, target }) =>
-      advanceSettlement(db, settlement.id, {
-        leaseHeld: true,
-        created: linked
-          ? { ...settlement, chainTxId: linked.id, txHash: linked.hash, status: "submitted" }
-          : settlement,
-        target,
-        waitMs: Math.max(0, waitUntil - Date.now()),
-        sent,
-        deferReputation: true,
-        estimate: items.length === 1 ? opts.estimate : undefined,
-        onRecorded: items.length === 1 ? recorded : undefined,
-      }),
+    // A confirmed batch's payments are recorded together, in one database transaction; an
+    // item its receipt does not pay (or all, should that fail) goes on as any settlement.
+    const together =
+      linked && sent?.receipt && items.length > 1
+        ? markBatchPaid(db, items, sent)
+        : Promise.resolve(items.map(() => null));
+    const each = items.map(({ settlement, target }, i) =>
+      together.then(
+        (paid) =>
+          paid[i] ??
+          advanceSettlement(db, settlement.id, {
+            leaseHeld: true,
+            created: linked
+              ? { ...settlement, chainTxId: linked.id, txHash: linked.hash, status: "submitted" }
+              : settlement,
+            target,
+            waitMs: Math.max(0, waitUntil - Date.now()),
+            sent,
+            deferReputation: true,
+            estimate: items.length === 1 ? opts.estimate : undefined,
+            onRecorded: items.length === 1 ? recorded : undefined,
+          }),
+      ),
     );
     // Several sent one by one, each by its own advanceSettlement: nothing to wait for.
     if (items.length > 1 || linked) recorded();
