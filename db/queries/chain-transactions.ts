@@ -223,7 +223,12 @@ export async function resyncSignerNonce(
   );
 }
 
-const insertTransactionStatement = reusable((db) =>
+/**
+ * The insert of a signed transaction as `pending` (a NewTransaction's placeholders), doing
+ * nothing when a live row of this signer already holds its nonce; returns the row inserted.
+ * Also the first step of a statement that links it (db/queries/settle-view.ts).
+ */
+export const recordTransactionInsert = (db: DbOrTx) =>
   db
     .insert(chainTransactions)
     .values({
@@ -243,8 +248,10 @@ const insertTransactionStatement = reusable((db) =>
       target: [chainTransactions.chainId, chainTransactions.fromAddress, chainTransactions.nonce],
       where: holdsNonce,
     })
-    .returning()
-    .prepare("record_transaction"),
+    .returning();
+
+const insertTransactionStatement = reusable((db) =>
+  recordTransactionInsert(db).prepare("record_transaction"),
 );
 
 export type NewTransaction = Required<

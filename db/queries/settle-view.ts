@@ -1,10 +1,12 @@
 import { and, eq, exists, getTableColumns, getTableName, sql } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "@/db/client";
+import { type NewTransaction, recordTransactionInsert } from "@/db/queries/chain-transactions";
 import { visibleTo } from "@/db/queries/deals";
 import { nowIso, placeholder as p, reusable, setTo, timestampAt } from "@/db/reusable";
 import {
   appeals,
+  type ChainTransaction,
   chainTransactions,
   changeRequests,
   deals,
@@ -214,4 +216,46 @@ export async function linkSettlement(
     now: nowIso(),
   });
   return linked.length > 0;
+}
+
+const recordLinkedStatement = reusable((db) => {
+  const recorded = db.$with("recorded").as(recordTransactionInsert(db));
+  // The inserted row is not visible to the other parts of the statement as a table row: the
+  // link names it through `recorded` (nothing to link when the insert did nothing).
+  const linked = db.$with("linked").as(
+    db
+      .update(settlements)
+      .set({
+        chainTxId: sql`${recorded.id}`,
+        txHash: sql`${recorded.hash}`,
+        status: "submitted",
+        error: null,
+        updatedAt: timestampAt("now"),
+      })
+      .from(recorded)
+      .where(eq(settlements.id, p("settlementId")))
+      .returning({ id: settlements.id }),
+  );
+  return db
+    .with(recorded, linked)
+    .select()
+    .from(recorded)
+    .leftJoin(linked, sql`true`)
+    .prepare("record_linked_transaction");
+});
+
+/**
+ * Records a settlement's signed release (insertTransaction) and links the settlement to it
+ * (as linkSettlement does) in one statement, atomic on its own: no transaction around it.
+ * Undefined (nothing written) when a live row of the signer holds its nonce; `linked` false
+ * if the settlement was not there to link (never: its caller holds its lease, and settlements
+ * are never deleted).
+ */
+export async function recordLinkedTransaction(
+  db: DbOrTx,
+  settlementId: string,
+  row: NewTransaction,
+): Promise<{ recorded: ChainTransaction; linked: boolean } | undefined> {
+  const [out] = await recordLinkedStatement(db, { ...row, settlementId, now: nowIso() });
+  return out && { recorded: out.recorded, linked: out.linked !== null };
 }

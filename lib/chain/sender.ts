@@ -15,6 +15,7 @@ import {
   findTransaction,
   heldNonces,
   insertTransaction,
+  type NewTransaction,
   oldestInFlight,
   recordOutcome,
   replaceVersion,
@@ -38,7 +39,8 @@ import { log } from "@/lib/log";
 //     `signer_nonces` (one UPDATE on its own: the row lock lasts that statement, never the
 //     signing or the recording), sign, and record the row (with the raw bytes and the hash)
 //     before anything is broadcast — with the caller's records, through `link`, in one
-//     database transaction, so e.g. a settlement and its transfer are recorded together.
+//     database transaction (or one statement), so e.g. a settlement and its transfer are
+//     recorded together.
 //     An allocated nonce is always used: recorded, found held by a live row (someone else
 //     uses it), or filled with a no-op self-transfer when the recording fails (fillNonce);
 //     a process that dies in between leaves a gap that fillNonceGaps fills (on a late
@@ -66,14 +68,17 @@ export type SendRequest = {
 export type GasEstimate = { to: Address; data: Hex; gas: Promise<bigint | null> };
 export type Link = (tx: Tx, row: ChainTransaction) => Promise<void>;
 /**
- * A link sent together with the row's insert (pipelined, one round trip less under the
- * signer's lock). It gets the row's id and hash before the insert has answered, so its
- * statements must change nothing unless a row with that id exists by then (the insert
- * does nothing when the nonce turns out held; the send is then retried on the next one).
+ * A link written by the row's insert itself: `record` inserts the row (as insertTransaction
+ * does, same placeholders) and writes the caller's link in one statement (e.g. a
+ * data-modifying CTE), atomic on its own: no transaction is opened around it, one round trip
+ * under no lock. It resolves to the row and whether the link applied, or undefined when a
+ * live row of ours holds the nonce (nothing written; the send is retried on the next one).
  */
-export type PipelinedLink = {
-  /** Resolves to whether it applied (it must when the row was inserted). */
-  beside: (tx: Tx, row: Pick<ChainTransaction, "id" | "hash">) => Promise<boolean>;
+export type StatementLink = {
+  record: (
+    db: Db,
+    row: NewTransaction,
+  ) => Promise<{ recorded: ChainTransaction; linked: boolean } | undefined>;
 };
 
 /**
@@ -227,7 +232,7 @@ export async function recordTransaction(
   db: Db,
   key: Hex,
   req: SendRequest,
-  link?: Link | PipelinedLink,
+  link?: Link | StatementLink,
 ): Promise<ChainTransaction> {
   const config = chainConfig();
   const account = signerAccount(key);
@@ -267,7 +272,6 @@ export async function recordTransaction(
       });
     const record = async (nonce: number): Promise<ChainTransaction | null> => {
       const raw = await sign(nonce);
-      // The id is chosen here so that a pipelined link can name the row it records.
       const row = {
         id: randomUUID(),
         chainId: config.chainId,
@@ -281,18 +285,18 @@ export async function recordTransaction(
         purpose: req.purpose,
       };
       if (!link) return (await insertTransaction(db, row)) ?? null;
+      if ("record" in link) {
+        const out = await link.record(db, row);
+        if (!out) return null;
+        // Recorded but not linked cannot happen (the caller's statement says why).
+        if (!out.linked) throw new Error(`${req.purpose}: the link did not apply`);
+        return out.recorded;
+      }
       return db.transaction(async (tx) => {
-        // Sent together, in this order (the insert's query is started first): the link
-        // sees the row when it was inserted. Nothing is written when a live row of ours
-        // holds the nonce.
-        const [inserted, linked] = await Promise.all([
-          insertTransaction(tx, row),
-          "beside" in link ? link.beside(tx, row) : undefined,
-        ]);
+        // Nothing is written when a live row of ours holds the nonce.
+        const inserted = await insertTransaction(tx, row);
         if (!inserted) return null;
-        // Recorded but not linked cannot happen; if it did, nothing is committed.
-        if (linked === false) throw new Error(`${req.purpose}: the link did not apply`);
-        if (typeof link === "function") await link(tx, inserted);
+        await link(tx, inserted);
         return inserted;
       });
     };

@@ -1,6 +1,6 @@
 import type { Address, Hex } from "viem";
 import type { Db } from "@/db/client";
-import { linkSettlement } from "@/db/queries/settle-view";
+import { linkSettlement, recordLinkedTransaction } from "@/db/queries/settle-view";
 import {
   findReleaseTarget,
   renewBatchLeases,
@@ -20,8 +20,8 @@ import { gelatoRelayer } from "@/lib/chain/relayer";
 import {
   estimateAhead,
   type GasEstimate,
-  type PipelinedLink,
   recordTransaction,
+  type StatementLink,
   signerAccount,
 } from "@/lib/chain/sender";
 import { AppError } from "@/lib/errors";
@@ -91,12 +91,12 @@ export async function signRelease(
 }
 
 /**
- * The settlement's link to its transaction, sent together with the transaction's insert
- * (recordTransaction): it applies only once that row exists, so a send retried on another
- * nonce links the row that was recorded, and only that one.
+ * The settlement's link to its transaction, written by the transaction's insert itself (one
+ * statement, recordLinkedTransaction): it applies only if that row is inserted, so a send
+ * retried on another nonce links the row that was recorded, and only that one.
  */
-function linkTo(settlementId: string): PipelinedLink {
-  return { beside: (tx, row) => linkSettlement(tx, settlementId, row) };
+function linkTo(settlementId: string): StatementLink {
+  return { record: (db, row) => recordLinkedTransaction(db, settlementId, row) };
 }
 
 /** What a batch transaction's purpose starts with (lib/settle/batch.ts). */
