@@ -115,6 +115,80 @@ function machineCpu(): { busy: number; total: number } {
 const load = () => `load ${os.loadavg()[0]?.toFixed(2)}`;
 const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : "–");
 
+// ---- what the instances logged --------------------------------------------------------------
+
+/** Where each instance's output stands now (serverLog reads what comes after). */
+const logMarks = (w: World) => w.instances.map((i) => i.output().length);
+
+/** How many distinct lines serverLog prints, and how long each may be. */
+const LOG_LINES = 8;
+const LOG_WIDTH = 400;
+
+/**
+ * The warn and error lines the instances logged since `marks` (lib/log.ts writes one JSON
+ * object a line; anything else Next printed is shown as `output:`), each distinct one once:
+ * its count, level, message and error (name, message, and for an error-level line the first
+ * frames of its stack, where it was thrown), most frequent first, at most LOG_LINES.
+ */
+function serverLog(w: World, marks: number[]): string[] {
+  const seen = new Map<string, number>();
+  for (const [k, instance] of w.instances.entries()) {
+    const lines = instance
+      .output()
+      .slice(marks[k] ?? 0)
+      .split("\n");
+    for (const line of lines) {
+      const text = line.trim();
+      if (!text) continue;
+      let key: string;
+      try {
+        const o = JSON.parse(text) as {
+          level?: string;
+          msg?: string;
+          err?: { name?: string; message?: string; stack?: string };
+          path?: string;
+        };
+        if (o.level !== "warn" && o.level !== "error") continue;
+        const frames =
+          o.level === "error" && o.err?.stack
+            ? ` @ ${o.err.stack
+                .split("\n")
+                .slice(1, 4)
+                .map((f) => f.trim().replace(/^at /, ""))
+                .join(" < ")}`
+            : "";
+        // viem's messages run to the request body: their first line and the node's "Details".
+        const message = o.err?.message ?? "";
+        const details = /^Details: (.*)$/m.exec(message)?.[1];
+        const said = `${message.split("\n")[0]}${details ? ` (${details})` : ""}`;
+        const err = o.err ? `: ${o.err.name ?? "Error"}: ${said}${frames}` : "";
+        key = `${o.level} "${o.msg}"${o.path ? ` ${o.path}` : ""}${err}`;
+      } catch {
+        key = `output: ${text}`;
+      }
+      key = key.replace(/\s+/g, " ").slice(0, LOG_WIDTH);
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+    }
+  }
+  const distinct = [...seen].sort((a, b) => b[1] - a[1]);
+  const shown = distinct.slice(0, LOG_LINES).map(([key, n]) => `${n} × ${key}`);
+  if (distinct.length > LOG_LINES)
+    shown.push(`… and ${distinct.length - LOG_LINES} more distinct lines`);
+  return shown;
+}
+
+/** A run's errors, for its notes: the server's log lines and the first answers that failed. */
+function errorNotes(label: string, s: Measured, raw?: Measured): string[] {
+  const failed = [...(raw?.failures ?? []).map((f) => `raw: ${f}`), ...s.failures];
+  if (!s.errors && !raw?.errors && !s.serverLog.length) return [];
+  return [
+    ...(s.serverLog.length
+      ? [`${label}: the server logged (warn/error, distinct):`, ...s.serverLog.map((l) => `  ${l}`)]
+      : [`${label}: the server logged no warning or error`]),
+    ...(failed.length ? [`${label}: first failed requests:`, ...failed.map((f) => `  ${f}`)] : []),
+  ];
+}
+
 // ---- the world: database, chain, build, instances -----------------------------------------
 
 type World = Awaited<ReturnType<typeof startWorld>>;
@@ -144,7 +218,9 @@ async function startWorld(opts: {
     PGLITE_DIR: undefined,
     DEV_IDP_ENABLED: "1",
     STORAGE_LOCAL_IN_PRODUCTION: "1",
-    LOG_LEVEL: "error",
+    // Warnings too (a reputation record the node refused, a release sent again…): what the
+    // instances log is summarised beside the figures (serverLog).
+    LOG_LEVEL: "warn",
   };
   if (!buildIsCurrent(DIST_PATH)) {
     const t = performance.now();
@@ -285,6 +361,8 @@ type Measured = PoolResult & {
   lockedOn: string;
   submitted: number;
   load: string;
+  /** The warn and error lines the instances logged during the run (serverLog). */
+  serverLog: string[];
 };
 
 async function measure(
@@ -297,6 +375,7 @@ async function measure(
   const nextPids = () => w.instances.flatMap((i) => processTree(i.pid() as number));
   const pgPids = async () => (await w.backends()).map((b) => b.pid);
   const anvilPid = [w.env.anvil.pid];
+  const marks = logMarks(w);
   const before = {
     next: cpuOf(nextPids()),
     pg: cpuOf(await pgPids()),
@@ -361,6 +440,7 @@ async function measure(
       .join("; "),
     submitted: 0,
     load: load(),
+    serverLog: serverLog(w, marks),
   };
 }
 
@@ -484,10 +564,26 @@ async function runSection(
   const w = await startWorld(opts);
   try {
     const r: Report = { rows: [], notes: [], settled: [] };
-    await body(w, r);
+    const marks = logMarks(w);
+    try {
+      await body(w, r);
+    } catch (err) {
+      // What was measured before it failed, and what the server said meanwhile.
+      printRows(title, r.rows);
+      for (const n of r.notes) console.log(`  ${n}`);
+      console.log("  the section failed; the server logged (warn/error, distinct):");
+      for (const l of serverLog(w, marks)) console.log(`    ${l}`);
+      throw err;
+    }
     printRows(title, r.rows);
     for (const n of r.notes) console.log(`  ${n}`);
     console.log(`  ${await checkPaidOnce(w, r.settled)}`);
+    // The whole section's, reconcile at the end and work after the responses included.
+    const logged = serverLog(w, marks);
+    if (logged.length) {
+      console.log("  the server logged over the whole section (warn/error, distinct):");
+      for (const l of logged) console.log(`    ${l}`);
+    }
   } finally {
     await w.close();
   }
@@ -516,7 +612,7 @@ async function singles(
     r.settled.push(...ids);
     const label = `single c=${c} (${total})`;
     r.rows.push(...latencyRows(label, base, s, blockMs));
-    r.notes.push(cpuNote(label, base, s));
+    r.notes.push(cpuNote(label, base, s), ...errorNotes(label, s, base));
   }
 }
 
@@ -582,7 +678,7 @@ const blocktimeSection = () =>
         const paid = { ...s, perSecond: s.perSecond * bulk };
         const label = `bulk ${bulk}/request c=${c} (${requests * bulk} milestones; raw c=${inFlight})`;
         r.rows.push(...latencyRows(label, base, paid, blockMs));
-        r.notes.push(cpuNote(label, base, s));
+        r.notes.push(cpuNote(label, base, s), ...errorNotes(label, s, base));
       }
     },
   );
@@ -614,6 +710,7 @@ const instancesSection = () =>
           s.submitted = submitted;
           r.settled.push(...ids);
           results.push(s);
+          r.notes.push(...errorNotes(`${name}, c=${c}`, s));
           const conns = [...s.connections]
             .sort()
             .map(([app, n]) => `${app.replace("bench-", "")} ${n.open} (${n.active} active)`)

@@ -107,6 +107,8 @@ async function main() {
       ]);
     notes.push(
       `concurrency ${c}: ${total} each; errors raw ${base.errors}, settle ${settle.errors}; CPU of this process per op: raw ${base.cpuMs.toFixed(1)} ms, settle ${settle.cpuMs.toFixed(1)} ms`,
+      ...base.failures.map((f) => `  a raw transfer failed: ${f}`),
+      ...settle.failures.map((f) => `  a settle failed: ${f}`),
     );
   }
 
