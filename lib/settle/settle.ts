@@ -197,14 +197,20 @@ export async function claim(
     // named, its evidence's content hash) is claimed for good, or 409 evidence_already_used
     // when another milestone holds it, whichever path pays (settle, the creator's own settle
     // after the review window, a decision). A refund (nothing paid) claims nothing.
-    await claimPaidPost(
+    // Sent with the settlement's statements below when there is no caller's own write to
+    // come between: a post held by another milestone throws, and rolls all of it back.
+    const claimed = claimPaidPost(
       tx,
       { milestoneId: m.id, dealId: deal.id, revision: basis.revision },
       postKeys,
     );
-    await opts.inTx?.(tx);
+    if (opts.inTx) {
+      await claimed;
+      await opts.inTx(tx);
+    }
     // Again one round trip: the settlement, the milestone approved, the event.
-    const [created] = await Promise.all([
+    const [, created] = await Promise.all([
+      claimed,
       insertSettlement(
         tx,
         {
