@@ -752,6 +752,8 @@ export async function awaitReceipt(
     justReplaced?: boolean;
     /** The caller asked the node for its receipt a moment ago: the wait starts on blocks. */
     justChecked?: boolean;
+    /** A successful final receipt's outcome is written by the caller (broadcastAndAwait). */
+    confirmIn?: (receipt: TransactionReceipt) => Promise<ChainTransaction>;
   } = {},
 ): Promise<ChainTransaction> {
   const deadline = Date.now() + timeoutMs;
@@ -777,7 +779,10 @@ export async function awaitReceipt(
     const receipt: TransactionReceipt | null = watched ?? (ask ? await firstReceipt(hashes) : null);
     watched = null;
     if (receipt) {
-      if (await isFinal(receipt)) return recordReceipt(db, current.id, receipt);
+      if (await isFinal(receipt))
+        return opts.confirmIn && receipt.status === "success"
+          ? opts.confirmIn(receipt)
+          : recordReceipt(db, current.id, receipt);
       // Mined, not final yet: written down once, then waited on block by block.
       if (seen?.blockHash !== receipt.blockHash)
         current = await recordReceipt(db, current.id, receipt, false);
@@ -951,10 +956,11 @@ export async function stuckTransactionAlert(
  * straight to its outcome in one write. Otherwise it is marked `submitted` first, as
  * `broadcast` does, and the receipt is polled for. A crash before either write leaves it
  * `pending`, which a resume re-broadcasts (same bytes) and the chain sorts out.
- * `confirmIn`: when the transaction succeeded at once, the caller writes its outcome
- * (recordReceipt) in its own database transaction with whatever the payment completes,
- * one round trip less; if that transaction fails, the row stays `pending` and a resume
- * finds the receipt.
+ * `confirmIn`: when the transaction succeeded (at once, or once its receipt is final
+ * within the wait), the caller writes its outcome (recordReceipt; the receipt may be a
+ * replacement's, whose hash it records) in its own database transaction with whatever the
+ * payment completes, one statement and round trip less; if that transaction fails, the row
+ * stays `pending` or `submitted` and a resume finds the receipt.
  */
 export async function broadcastAndAwait(
   db: Db,
@@ -976,6 +982,7 @@ export async function broadcastAndAwait(
       : recordReceipt(db, row.id, receipt);
   return awaitReceipt(db, await update(db, row.id, { status: "submitted" }), timeoutMs, {
     justChecked: true,
+    confirmIn,
   });
 }
 

@@ -342,15 +342,16 @@ async function sendFresh(db: Db, s: Settlement, known: Known): Promise<Settlemen
     status: "submitted",
     error: null,
   };
-  // Mined and successful at once (a chain that mines on arrival): the transaction's outcome
-  // is written with the payment's bookkeeping, in its transaction.
+  // Mined and successful within the wait (at once, on a chain that mines on arrival): the
+  // transaction's outcome is written with the payment's bookkeeping, in its transaction —
+  // paid by the version that was mined (a replacement has its own hash).
   let paidAtOnce: Settlement | undefined;
   const done = await broadcastAndAwait(db, recorded, known.waitMs, async (receipt) => {
     let confirmed: ChainTransaction | undefined;
     paidAtOnce = await markPaid(
       db,
       linked,
-      recorded.hash,
+      receipt.transactionHash,
       singleReleaseLog(receipt),
       async (tx) => {
         confirmed = await recordReceipt(tx, recorded.id, receipt);
