@@ -24,8 +24,7 @@ import type { ChainTransaction } from "@/db/schema";
 import { address, score } from "@/lib/api/fields";
 import { type ChainConfig, chainConfig, publicClient, requireTreasury } from "@/lib/chain/config";
 import {
-  awaitReceipt,
-  broadcast,
+  broadcastAndAwait,
   chainUnavailable,
   isTransportError,
   type Link,
@@ -227,7 +226,7 @@ export async function recordReputation(
       return done("already_recorded", ref, await recordedBy(db, registry, ref));
     throw err;
   }
-  const sent = await awaitReceipt(db, await broadcast(db, recorded));
+  const sent = await broadcastAndAwait(db, recorded);
   // Reverted: if only because the milestone got recorded meanwhile, that is the answer.
   if (sent.status === "failed" && (await registryState(registry, ref)).recorded)
     return done("already_recorded", ref, await findLatestByPurpose(db, scope));
@@ -334,7 +333,7 @@ export async function recordReputations(
       ? batchOutcome(await resumeTransaction(db, other))
       : { transaction: null, written: new Set(), carried: new Set() };
   }
-  return batchOutcome(await awaitReceipt(db, await broadcast(db, recorded)));
+  return batchOutcome(await broadcastAndAwait(db, recorded));
 }
 
 /** What a reputation batch carried and, once confirmed, wrote (read from its receipt). */
