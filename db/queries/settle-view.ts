@@ -1,4 +1,4 @@
-import { and, eq, exists, getTableColumns, getTableName, sql } from "drizzle-orm";
+import { and, eq, exists, getTableColumns, getTableName, ne, sql } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "@/db/client";
 import { type NewTransaction, recordTransactionInsert } from "@/db/queries/chain-transactions";
@@ -187,6 +187,8 @@ const linkStatement = reusable((db) =>
     .where(
       and(
         eq(settlements.id, p("settlementId")),
+        // A payment already confirmed (by whichever transaction) is never linked to another.
+        ne(settlements.status, "confirmed"),
         exists(
           db
             .select({ id: chainTransactions.id })

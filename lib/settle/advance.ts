@@ -234,7 +234,12 @@ export function isStillPending(err: unknown): err is AppError {
 }
 
 function stillPending(s: Settlement): never {
-  throw new AppError(
+  throw pendingError(s);
+}
+
+/** What stillPending throws: the payment was sent and is not confirmed yet (isStillPending). */
+export function pendingError(s: Settlement): AppError {
+  return new AppError(
     "chain_unavailable",
     "The payment was sent but is not confirmed yet. Settling again (or reconciliation) finishes it.",
     { details: { settlement: settlementJson(s) } },

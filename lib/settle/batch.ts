@@ -1,6 +1,7 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { TransactionReceipt } from "viem";
 import type { Db } from "@/db/client";
-import { renewBatchLeases } from "@/db/queries/settlements";
+import { findSettlement, renewBatchLeases } from "@/db/queries/settlements";
 import type { ChainTransaction, Settlement } from "@/db/schema";
 import { broadcastAndAwait, type GasEstimate, recordReceipt } from "@/lib/chain/sender";
 import { settlementJson } from "@/lib/deals/serialize";
@@ -10,6 +11,7 @@ import {
   advanceSettlement,
   leaseSeconds,
   markBatchPaid,
+  pendingError,
   type SentTransaction,
 } from "@/lib/settle/advance";
 import { type ReleaseTarget, submitReleaseBatch } from "@/lib/settle/payment";
@@ -34,38 +36,48 @@ import { recordReputationAfterResponse } from "@/lib/settle/reputation";
  */
 export const RELEASES_PER_TX = 50;
 
-/** A settlement this caller has just claimed (lease held), and its deal and milestone. */
-export type Claimed = { settlement: Settlement; target: ReleaseTarget };
+/**
+ * A settlement this caller has just claimed (lease held), and its deal and milestone.
+ * `waitUntil`: its own request's chain budget, when it differs from its batch's (ReleaseGroups);
+ * `inScope`: runs its own work in its request's async context (logs, traces, after()).
+ */
+export type Claimed = {
+  settlement: Settlement;
+  target: ReleaseTarget;
+  waitUntil?: number;
+  inScope?: <R>(fn: () => R) => R;
+};
+
+type BatchOptions = {
+  /**
+   * Called once the batch's transaction is recorded (its nonce taken), or once it is known
+   * none will be: the releases that queue behind it may be recorded from then on.
+   */
+  onRecorded?: () => void;
+  /** A lone item's release gas, estimated while it was being claimed. */
+  estimate?: GasEstimate;
+  /**
+   * Each caller queues its own settlement's reputation record, in its own request
+   * (ReleaseGroups: the items are different requests'); by default payBatch queues them all.
+   */
+  ownReputation?: boolean;
+  /**
+   * The items were claimed just now and their leases cannot have run out: they are not
+   * renewed before the batch (recording it still checks them).
+   */
+  fresh?: boolean;
+};
 
 /**
  * Sends these claimed settlements' releases in one releaseBatch transaction and finishes each
  * one as advanceSettlement does. One promise per item, in order: the paid settlement, or what
- * advanceSettlement throws (stillPending past `waitUntil`, a refusal…).
+ * advanceSettlement throws (stillPending past its budget, a refusal…).
  */
 export async function payBatch(
   db: Db,
   items: Claimed[],
   waitUntil: number,
-  opts: {
-    /**
-     * Called once the batch's transaction is recorded (its nonce taken), or once it is known
-     * none will be: the releases that queue behind it may be recorded from then on.
-     */
-    onRecorded?: () => void;
-    /** A lone item's release gas, estimated while it was being claimed. */
-    estimate?: GasEstimate;
-    /**
-     * Each caller queues its own settlement's reputation record, in its own request
-     * (ReleaseGroups: the items are different requests'); by default payBatch queues them all.
-     */
-    ownReputation?: boolean;
-    /**
-     * The items were claimed just now (concurrent single settles): their leases are not
-     * renewed before the batch (recording it still checks them, and a lost one sends each
-     * item alone).
-     */
-    fresh?: boolean;
-  } = {},
+  opts: BatchOptions = {},
 ): Promise<Array<Promise<Settlement>>> {
   let recordedOnce = false;
   const recorded = () => {
@@ -73,20 +85,77 @@ export async function payBatch(
     recordedOnce = true;
     opts.onRecorded?.();
   };
-  /**
-   * Each settlement finished as advanceSettlement does (linked to `linked` when it is); the
-   * reputation records of those paid are queued together, after the response: one batch.
-   */
-  const finishEach = (linked?: ChainTransaction, sent?: SentTransaction) => {
-    // A confirmed batch's payments are recorded together, in one database transaction; an
-    // item its receipt does not pay (or all, should that fail) goes on as any settlement.
-    const together =
-      linked && sent?.receipt && items.length > 1
-        ? markBatchPaid(db, items, sent)
-        : Promise.resolve(items.map(() => null));
-    const each = items.map(({ settlement, target }, i) =>
-      together.then(
-        (paid) =>
+  const send = () =>
+    items.length === 1
+      ? finishEach(db, items, waitUntil, opts, recorded)
+      : sendBatch(db, items, waitUntil, opts, recorded);
+  if (opts.fresh) return send();
+  // The first items of a bulk were claimed while the rest were being verified, and a single
+  // settle's may have waited behind other releases: either can outlast a lease. Only the
+  // settlements this call still holds are sent (their leases renewed for it); one taken over
+  // meanwhile — reconcile or a single settle may have paid it — is that holder's, and this
+  // item answers as a concurrent settle would.
+  return keepHeld(db, items, (kept) => {
+    if (kept.length === items.length) return send();
+    if (kept.length)
+      return payBatch(db, kept, waitUntil, { ...opts, onRecorded: recorded, fresh: true });
+    recorded();
+    return [];
+  });
+}
+
+/**
+ * Renews the items' leases; `then` gets those still held (all of them, usually) and answers
+ * for them, in order; an item no longer held answers settlement_in_progress.
+ */
+async function keepHeld(
+  db: Db,
+  items: Claimed[],
+  then: (kept: Claimed[]) => Promise<Array<Promise<Settlement>>> | Array<Promise<Settlement>>,
+): Promise<Array<Promise<Settlement>>> {
+  const held = await renewBatchLeases(
+    db,
+    items.map(({ settlement: s }) => ({ id: s.id, owner: s.leaseOwner })),
+    leaseSeconds(),
+  );
+  const kept = items.filter(({ settlement: s }) => held.has(s.id));
+  const paying = await then(kept);
+  let k = 0;
+  return items.map(({ settlement: s }) =>
+    held.has(s.id)
+      ? (paying[k++] as Promise<Settlement>)
+      : Promise.reject(
+          new AppError("settlement_in_progress", "This milestone is being settled right now.", {
+            details: { settlement: settlementJson(s) },
+          }),
+        ),
+  );
+}
+
+/**
+ * Each settlement finished as advanceSettlement does (linked to `linked` when it is), in its
+ * own request's async context; the reputation records of those paid are queued together,
+ * after the response: one batch (unless each caller queues its own).
+ */
+function finishEach(
+  db: Db,
+  items: Claimed[],
+  waitUntil: number,
+  opts: BatchOptions,
+  recorded: () => void,
+  linked?: ChainTransaction,
+  sent?: SentTransaction,
+): Array<Promise<Settlement>> {
+  // A confirmed batch's payments are recorded together, in one database transaction; an
+  // item its receipt does not pay (or all, should that fail) goes on as any settlement.
+  const together =
+    linked && sent?.receipt && items.length > 1
+      ? markBatchPaid(db, items, sent)
+      : Promise.resolve(items.map(() => null));
+  const each = items.map(({ settlement, target, inScope = (fn) => fn(), ...own }, i) =>
+    together.then((paid) =>
+      inScope(
+        () =>
           paid[i] ??
           advanceSettlement(db, settlement.id, {
             leaseHeld: true,
@@ -94,53 +163,25 @@ export async function payBatch(
               ? { ...settlement, chainTxId: linked.id, txHash: linked.hash, status: "submitted" }
               : settlement,
             target,
-            waitMs: Math.max(0, waitUntil - Date.now()),
+            waitMs: Math.max(0, (own.waitUntil ?? waitUntil) - Date.now()),
             sent,
             deferReputation: true,
             estimate: items.length === 1 ? opts.estimate : undefined,
             onRecorded: items.length === 1 ? recorded : undefined,
           }),
       ),
-    );
-    // Several sent one by one, each by its own advanceSettlement: nothing to wait for.
-    if (items.length > 1 || linked) recorded();
-    if (!opts.ownReputation)
-      void Promise.allSettled(each).then((outcomes) =>
-        recordReputationAfterResponse(
-          db,
-          outcomes.flatMap((o) => (o.status === "fulfilled" ? [o.value.id] : [])),
-        ),
-      );
-    return each;
-  };
-  if (items.length === 1) return finishEach();
-  if (opts.fresh) return sendBatch(db, items, waitUntil, finishEach, recorded);
-  // The first items of a bulk were claimed while the rest were being verified, which can
-  // outlast a lease: only the settlements this call still holds go into the batch (their
-  // leases renewed for it); one taken over meanwhile — reconcile or a single settle may have
-  // paid it — is that holder's, and this item answers as a concurrent settle would.
-  const held = await renewBatchLeases(
-    db,
-    items.map(({ settlement: s }) => ({ id: s.id, owner: s.leaseOwner })),
-    leaseSeconds(),
+    ),
   );
-  if (held.size < items.length) {
-    const kept = items.filter(({ settlement: s }) => held.has(s.id));
-    // Their leases were just renewed: the kept ones are not renewed again.
-    const paying = kept.length ? await payBatch(db, kept, waitUntil, { ...opts, fresh: true }) : [];
-    if (!kept.length) recorded();
-    let k = 0;
-    return items.map(({ settlement: s }) =>
-      held.has(s.id)
-        ? (paying[k++] as Promise<Settlement>)
-        : Promise.reject(
-            new AppError("settlement_in_progress", "This milestone is being settled right now.", {
-              details: { settlement: settlementJson(s) },
-            }),
-          ),
+  // Several sent one by one, each by its own advanceSettlement: nothing to wait for.
+  if (items.length > 1 || linked) recorded();
+  if (!opts.ownReputation)
+    void Promise.allSettled(each).then((outcomes) =>
+      recordReputationAfterResponse(
+        db,
+        outcomes.flatMap((o) => (o.status === "fulfilled" ? [o.value.id] : [])),
+      ),
     );
-  }
-  return sendBatch(db, items, waitUntil, finishEach, recorded);
+  return each;
 }
 
 /** payBatch's send: one releaseBatch recorded, broadcast and awaited, then each item finished. */
@@ -148,30 +189,35 @@ async function sendBatch(
   db: Db,
   items: Claimed[],
   waitUntil: number,
-  finishEach: (linked?: ChainTransaction, sent?: SentTransaction) => Array<Promise<Settlement>>,
+  opts: BatchOptions,
   onRecorded: () => void,
 ): Promise<Array<Promise<Settlement>>> {
+  const finish = (linked?: ChainTransaction, sent?: SentTransaction) =>
+    finishEach(db, items, waitUntil, opts, onRecorded, linked, sent);
   let recorded: ChainTransaction;
   try {
     recorded = await submitReleaseBatch(db, items, leaseSeconds());
   } catch (err) {
-    // Nothing recorded (the node did not answer, the batch would revert as a whole): each
-    // settlement goes its own way, exactly as a single settle would send it.
+    // Nothing recorded (the node did not answer, the batch would revert as a whole, a lease
+    // was lost): each settlement still held goes its own way, exactly as a single settle
+    // would send it.
     log.warn("a release batch was not recorded; releasing its settlements one by one", {
       size: items.length,
       err,
     });
-    return finishEach();
-  } finally {
     onRecorded();
+    return keepHeld(db, items, (kept) =>
+      kept.length ? finishEach(db, kept, waitUntil, opts, onRecorded) : [],
+    ).catch(() => finish());
   }
+  onRecorded();
   let receipt: TransactionReceipt | undefined;
   try {
     const tx = await broadcastAndAwait(db, recorded, Math.max(0, waitUntil - Date.now()), (r) => {
       receipt = r;
       return recordReceipt(db, recorded.id, r);
     });
-    return finishEach(recorded, { tx, receipt });
+    return finish(recorded, { tx, receipt });
   } catch (err) {
     // Recorded and linked, then refused or the node gone: each settlement is resumed from
     // the transaction, as reconcile would (a refused batch is split into single releases).
@@ -179,7 +225,7 @@ async function sendBatch(
       id: recorded.id,
       err,
     });
-    return finishEach(recorded);
+    return finish(recorded);
   }
 }
 
@@ -243,54 +289,81 @@ export class ReleaseQueue {
  * Concurrent single settles of one process, paid together (group commit). A settle whose
  * release finds none being recorded sends its own at once, exactly as it would alone (its
  * gas estimated while it was claimed); the ones claimed while a release is being recorded —
- * a few milliseconds: its nonce, signature and row — wait for that and then go out together,
- * in one releaseBatch of up to RELEASES_PER_TX. So one settle at a time costs what it always
- * did, and many at once share a transaction, a nonce, a gas estimate and a receipt instead of
- * queueing for the signer one by one. Each keeps its own outcome: the escrow skips an item it
- * would refuse without reverting the others, and a batch that fails as a whole is split into
- * single releases (payBatch). A group waits for the receipt no longer than the earliest
- * budget among its requests.
+ * usually a few milliseconds: its nonce, signature and row — wait for that and then go out
+ * together, in one releaseBatch of up to RELEASES_PER_TX. So one settle at a time costs what
+ * it always did, and many at once share a transaction, a nonce, a gas estimate, a receipt and
+ * the bookkeeping's database transaction instead of queueing for the signer one by one.
+ * - Each keeps its own outcome: the escrow skips an item it would refuse without reverting
+ *   the others, and a batch that fails as a whole is split into single releases (payBatch).
+ * - A release held up at the node does not hold the queue: past GROUP_WAIT_MS, the waiting
+ *   settles go out as a group of their own.
+ * - Settles that waited have their leases renewed before they are sent (one that reconcile
+ *   took over meanwhile answers settlement_in_progress and is not sent again).
+ * - Each answers within its own request's budget (a group waits for its receipt until the
+ *   latest of them; an earlier one answers `submitted` at its own), and its work runs in its
+ *   own request's async context.
  */
 class ReleaseGroups {
   private queued: Array<{
     item: Claimed;
     waitUntil: number;
     estimate?: GasEstimate;
+    /** Queued behind another release: its lease is renewed before it is sent. */
+    waited: boolean;
     resolve: (s: Settlement) => void;
     reject: (e: unknown) => void;
   }> = [];
-  private recording = false;
+  /** Groups whose transaction is being recorded. */
+  private recording = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly db: Db) {}
 
   add(item: Claimed, waitUntil: number, estimate?: GasEstimate): Promise<Settlement> {
+    const inScope = AsyncLocalStorage.snapshot();
     const paid = new Promise<Settlement>((resolve, reject) =>
-      this.queued.push({ item, waitUntil, estimate, resolve, reject }),
+      this.queued.push({
+        item: { ...item, waitUntil, inScope },
+        waitUntil,
+        estimate,
+        waited: this.recording > 0,
+        resolve,
+        reject,
+      }),
     );
     this.flush();
     return paid;
   }
 
-  private flush(): void {
-    if (this.recording) return;
+  /** Sends the queue's first RELEASES_PER_TX as a group, when none is recording (or `now`). */
+  private flush(now = false): void {
+    if (this.recording > 0 && !now) {
+      this.arm();
+      return;
+    }
     const taken = this.queued.splice(0, RELEASES_PER_TX);
     if (taken.length === 0) return;
-    this.recording = true;
+    this.recording++;
+    // The group waits for its receipt within the latest budget among its settles; one whose
+    // budget ends well before that answers at its own (answerByBudget).
+    const until = Math.max(...taken.map((q) => q.waitUntil));
+    for (const q of taken)
+      if (q.waitUntil < until - BUDGET_SLACK_MS) answerByBudget(this.db, q.item.settlement, q);
     let done = false;
     const next = () => {
       if (done) return;
       done = true;
-      this.recording = false;
+      this.recording--;
       this.flush();
     };
     payBatch(
       this.db,
       taken.map((q) => q.item),
-      Math.min(...taken.map((q) => q.waitUntil)),
+      until,
       {
         onRecorded: next,
         estimate: taken.length === 1 ? taken[0]?.estimate : undefined,
-        fresh: true,
+        fresh: !taken.some((q) => q.waited),
         ownReputation: true,
       },
     ).then(
@@ -306,7 +379,65 @@ class ReleaseGroups {
         next();
       },
     );
+    this.arm();
   }
+
+  /** While settles are queued, the queue is sent within GROUP_WAIT_MS whatever is recording. */
+  private arm(): void {
+    if (this.timer || this.queued.length === 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush(true);
+    }, GROUP_WAIT_MS);
+    this.timer.unref?.();
+  }
+}
+
+/**
+ * How long a settle waits behind a release being recorded before its group goes out anyway:
+ * recording takes milliseconds, unless the node is slow to answer (an estimate or the fees).
+ */
+const GROUP_WAIT_MS = 250;
+
+/** How much earlier than its group's a settle's budget must end to be answered on its own. */
+const BUDGET_SLACK_MS = 1_000;
+
+/**
+ * A grouped settle's answer by its own budget, when its group waits longer (for a later
+ * request): once `waitUntil` passes with its release sent but unconfirmed, it answers as
+ * stillPending would — `submitted` — and its group, which keeps its lease, or reconcile
+ * finishes it. Before its release is recorded it has nothing to answer `submitted` with, and
+ * waits on (recording takes milliseconds).
+ */
+function answerByBudget(
+  db: Db,
+  s: Settlement,
+  q: { waitUntil: number; resolve: (s: Settlement) => void; reject: (e: unknown) => void },
+): void {
+  let answered = false;
+  const { resolve, reject } = q;
+  q.resolve = (v) => {
+    answered = true;
+    resolve(v);
+  };
+  q.reject = (e) => {
+    answered = true;
+    reject(e);
+  };
+  const check = () => {
+    if (answered) return;
+    findSettlement(db, s.id).then(
+      (row) => {
+        if (answered) return;
+        if (row?.status === "submitted") q.reject(pendingError(row));
+        else setTimeout(check, 100).unref?.();
+      },
+      () => {
+        if (!answered) setTimeout(check, 100).unref?.();
+      },
+    );
+  };
+  setTimeout(check, Math.max(0, q.waitUntil - Date.now())).unref?.();
 }
 
 const groups = new WeakMap<Db, ReleaseGroups>();
