@@ -251,9 +251,12 @@ async function recordUnderPurpose(
     requireTreasury(config),
     { to: requireRegistry(config), data, purpose: scope.purpose },
     async (tx, row) => {
-      await lockPurpose(tx, scope.purpose);
-      if (await findLatestByPurpose(tx, { ...scope, excludeId: row.id }))
-        throw new AttemptInFlight();
+      // Sent together (one round trip), run in this order: the lookup once the lock is held.
+      const [, other] = await Promise.all([
+        lockPurpose(tx, scope.purpose),
+        findLatestByPurpose(tx, { ...scope, excludeId: row.id }),
+      ]);
+      if (other) throw new AttemptInFlight();
       if (link) await link(tx, row);
     },
   );
