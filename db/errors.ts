@@ -21,3 +21,8 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   if (!constraint) return true;
   return pg.constraint === constraint || pg.constraint_name === constraint;
 }
+
+/** True for a not-null violation (23502). */
+export function isNotNullViolation(err: unknown): boolean {
+  return pgError(err)?.code === "23502";
+}

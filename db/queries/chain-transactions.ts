@@ -7,6 +7,7 @@ import {
   inArray,
   lt,
   ne,
+  type Placeholder,
   type SQL,
   type SQLWrapper,
   sql,
@@ -226,13 +227,14 @@ export async function resyncSignerNonce(
 /**
  * The insert of a signed transaction as `pending` (a NewTransaction's placeholders), doing
  * nothing when a live row of this signer already holds its nonce; returns the row inserted.
- * Also the first step of a statement that links it (db/queries/settle-view.ts).
+ * Also the first step of a statement that links it (db/queries/settle-view.ts), which gives
+ * the id as its own expression.
  */
-export const recordTransactionInsert = (db: DbOrTx) =>
+export const recordTransactionInsert = (db: DbOrTx, id: SQL | Placeholder = p("id")) =>
   db
     .insert(chainTransactions)
     .values({
-      id: p("id"),
+      id,
       chainId: p("chainId"),
       fromAddress: p("fromAddress"),
       nonce: p("nonce"),

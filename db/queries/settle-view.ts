@@ -1,6 +1,7 @@
 import { and, eq, exists, getTableColumns, getTableName, ne, sql } from "drizzle-orm";
 import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "@/db/client";
+import { isNotNullViolation } from "@/db/errors";
 import { type NewTransaction, recordTransactionInsert } from "@/db/queries/chain-transactions";
 import { visibleTo } from "@/db/queries/deals";
 import { nowIso, placeholder as p, reusable, setTo, timestampAt } from "@/db/reusable";
@@ -221,7 +222,21 @@ export async function linkSettlement(
 }
 
 const recordLinkedStatement = reusable((db) => {
-  const recorded = db.$with("recorded").as(recordTransactionInsert(db));
+  // The settlement, locked, unless it is confirmed already (a payment confirmed by whichever
+  // transaction is never linked to another, as linkSettlement).
+  const held = db.$with("held").as(
+    db
+      .select({ id: settlements.id })
+      .from(settlements)
+      .where(and(eq(settlements.id, p("settlementId")), ne(settlements.status, "confirmed")))
+      .for("update"),
+  );
+  // Its id is the row's only while the settlement is held: otherwise null, which the
+  // primary key refuses (a not-null violation), failing the whole statement: nothing is
+  // recorded that could not be linked.
+  const recorded = db
+    .$with("recorded")
+    .as(recordTransactionInsert(db, sql`(select ${p("id")}::uuid from ${held})`));
   // The inserted row is not visible to the other parts of the statement as a table row: the
   // link names it through `recorded` (nothing to link when the insert did nothing).
   const linked = db.$with("linked").as(
@@ -239,7 +254,7 @@ const recordLinkedStatement = reusable((db) => {
       .returning({ id: settlements.id }),
   );
   return db
-    .with(recorded, linked)
+    .with(held, recorded, linked)
     .select()
     .from(recorded)
     .leftJoin(linked, sql`true`)
@@ -249,15 +264,23 @@ const recordLinkedStatement = reusable((db) => {
 /**
  * Records a settlement's signed release (insertTransaction) and links the settlement to it
  * (as linkSettlement does) in one statement, atomic on its own: no transaction around it.
- * Undefined (nothing written) when a live row of the signer holds its nonce; `linked` false
- * if the settlement was not there to link (never: its caller holds its lease, and settlements
- * are never deleted).
+ * Undefined (nothing written) when a live row of the signer holds its nonce. Throws, with
+ * nothing written, when the settlement is confirmed already (or gone).
  */
 export async function recordLinkedTransaction(
   db: DbOrTx,
   settlementId: string,
   row: NewTransaction,
 ): Promise<{ recorded: ChainTransaction; linked: boolean } | undefined> {
-  const [out] = await recordLinkedStatement(db, { ...row, settlementId, now: nowIso() });
+  let out: { recorded: ChainTransaction; linked: { id: string } | null } | undefined;
+  try {
+    [out] = await recordLinkedStatement(db, { ...row, settlementId, now: nowIso() });
+  } catch (err) {
+    if (isNotNullViolation(err))
+      throw new Error(`settlement ${settlementId} is confirmed already: its release not recorded`, {
+        cause: err,
+      });
+    throw err;
+  }
   return out && { recorded: out.recorded, linked: out.linked !== null };
 }
