@@ -204,7 +204,13 @@ async function startWorld(opts: {
   process.env.CRON_SECRET = randomBytes(24).toString("hex");
   let env: BenchEnv;
   try {
-    env = await benchEnvironment({ postgres: postgresServer(), blockTime: opts.blockTime });
+    env = await benchEnvironment({
+      postgres: postgresServer(),
+      blockTime: opts.blockTime,
+      // With blocks every 2 s, Base's block gas limit (140M: docs.base.org, block building),
+      // not anvil's 30M, which releases and reputation records at c=100 fill.
+      gasLimit: opts.blockTime ? BASE_BLOCK_GAS_LIMIT : undefined,
+    });
   } catch (err) {
     throw new Error(
       `the HTTP benchmarks need PostgreSQL (BENCH_DATABASE_URL, else ${postgresServer()}): ${(err as Error).message}`,
@@ -297,7 +303,18 @@ async function startWorld(opts: {
     return rows.map((r) => ({ ...r, waiting: Boolean(r.waiting), active: Boolean(r.active) }));
   }
 
-  return { env, fixtures, token, instances, proxy, backends, close, database, counters };
+  return {
+    env,
+    fixtures,
+    token,
+    instances,
+    proxy,
+    backends,
+    close,
+    database,
+    counters,
+    blockTime: opts.blockTime,
+  };
 }
 
 // ---- requests ------------------------------------------------------------------------------
@@ -363,7 +380,28 @@ type Measured = PoolResult & {
   load: string;
   /** The warn and error lines the instances logged during the run (serverLog). */
   serverLog: string[];
+  /** The blocks mined during the run: how many, and their gas used against their limit. */
+  blocks: { count: number; gasShare: number; fullest: number };
 };
+
+/** Gas used in blocks (from, to] against their gas limit: the chain's room, as a share. */
+async function blockGas(
+  from: bigint,
+  to: bigint,
+): Promise<{ count: number; gasShare: number; fullest: number }> {
+  const { publicClient } = await import("@/lib/chain/config");
+  const client = publicClient();
+  let used = 0n;
+  let limit = 0n;
+  let fullest = 0;
+  for (let n = from + 1n; n <= to; n++) {
+    const b = await client.getBlock({ blockNumber: n });
+    used += b.gasUsed;
+    limit += b.gasLimit;
+    fullest = Math.max(fullest, Number(b.gasUsed) / Number(b.gasLimit));
+  }
+  return { count: Number(to - from), gasShare: limit ? Number(used) / Number(limit) : 0, fullest };
+}
 
 async function measure(
   w: World,
@@ -376,6 +414,11 @@ async function measure(
   const pgPids = async () => (await w.backends()).map((b) => b.pid);
   const anvilPid = [w.env.anvil.pid];
   const marks = logMarks(w);
+  const { publicClient } = await import("@/lib/chain/config");
+  // On --block-time only (in automine every transaction is a block of its own).
+  const head = () =>
+    w.blockTime ? publicClient().getBlockNumber({ cacheTime: 0 }) : Promise.resolve(0n);
+  const firstBlock = await head();
   const before = {
     next: cpuOf(nextPids()),
     pg: cpuOf(await pgPids()),
@@ -441,6 +484,7 @@ async function measure(
     submitted: 0,
     load: load(),
     serverLog: serverLog(w, marks),
+    blocks: await blockGas(firstBlock, await head()),
   };
 }
 
@@ -455,6 +499,8 @@ function limitOf(s: Measured): string {
   const full = [...s.connections].filter(([, n]) => n.active >= 10).map(([app]) => app);
   if (full.length) out.push(`database pool (all 10 connections active: ${full.join(", ")})`);
   if (s.lockWaiters >= 1) out.push(`locks (${s.lockedOn})`);
+  if (s.blocks.count > 1 && s.blocks.gasShare >= 0.8)
+    out.push(`block gas (${fmt(s.blocks.gasShare * 100, 0)} % of the blocks' gas used)`);
   return `limit: ${out.join("; ") || "none of CPU, database pool, locks (the chain or the client)"}`;
 }
 
@@ -537,7 +583,7 @@ function latencyRows(label: string, raw: PoolResult, s: PoolResult, blockMs?: nu
 }
 
 function cpuNote(label: string, raw: Measured, s: Measured): string {
-  return `${label}: CPU per settle next-server ${fmt(s.cpu.next)} ms, postgres ${fmt(s.cpu.postgres)} ms, anvil ${fmt(s.cpu.anvil)} ms (bench client ${fmt(s.cpu.bench)} ms); per raw transfer anvil ${fmt(raw.cpu.anvil)} ms, client ${fmt(raw.cpu.bench)} ms; machine busy ${fmt(s.busy * 100, 0)} % (raw ${fmt(raw.busy * 100, 0)} %); errors raw ${raw.errors}, settle ${s.errors}; 202s ${s.submitted}; sessions waiting on a lock ${fmt(s.lockWaiters)} on average${s.lockWaiters ? ` (${s.lockedOn})` : ""}; ${limitOf(s)}; ${s.load}`;
+  return `${label}: CPU per settle next-server ${fmt(s.cpu.next)} ms, postgres ${fmt(s.cpu.postgres)} ms, anvil ${fmt(s.cpu.anvil)} ms (bench client ${fmt(s.cpu.bench)} ms); per raw transfer anvil ${fmt(raw.cpu.anvil)} ms, client ${fmt(raw.cpu.bench)} ms; machine busy ${fmt(s.busy * 100, 0)} % (raw ${fmt(raw.busy * 100, 0)} %); errors raw ${raw.errors}, settle ${s.errors}; 202s ${s.submitted}; sessions waiting on a lock ${fmt(s.lockWaiters)} on average${s.lockWaiters ? ` (${s.lockedOn})` : ""}${s.blocks.count ? `; ${s.blocks.count} blocks, ${fmt(s.blocks.gasShare * 100, 0)} % of their gas limit used (fullest ${fmt(s.blocks.fullest * 100, 0)} %; raw ${fmt(raw.blocks.gasShare * 100, 0)} %)` : ""}; ${limitOf(s)}; ${s.load}`;
 }
 
 // ---- sections ------------------------------------------------------------------------------
@@ -629,6 +675,8 @@ const httpSection = () =>
   );
 
 const BLOCK_SECONDS = 2;
+/** Base mainnet's block gas limit (docs.base.org, "Block building": 140M). */
+const BASE_BLOCK_GAS_LIMIT = 140_000_000;
 
 const blocktimeSection = () =>
   runSection(

@@ -56,6 +56,8 @@ export async function benchEnvironment(
     postgres?: string;
     /** anvil's seconds between blocks (the chain starts in automine all the same; see mining). */
     blockTime?: number;
+    /** anvil's block gas limit (default anvil's 30M). */
+    gasLimit?: number;
   } = {},
 ) {
   const { startAnvil } = await import("@/lib/chain/anvil");
@@ -64,7 +66,7 @@ export async function benchEnvironment(
   const { createFreshDatabase } = await import("@/db/fresh");
   const server = opts.postgres ?? process.env.BENCH_DATABASE_URL;
   const fresh = server ? await createFreshDatabase(server, "milestone_bench") : null;
-  const anvil = await startAnvil({ port: 0, blockTime: opts.blockTime });
+  const anvil = await startAnvil({ port: 0, blockTime: opts.blockTime, gasLimit: opts.gasLimit });
   const rpc = (method: string, params: unknown[]) =>
     fetch(anvil.rpcUrl, {
       method: "POST",

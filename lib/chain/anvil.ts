@@ -20,6 +20,8 @@ export interface StartAnvilOptions {
   chainId?: number;
   /** Seconds between blocks; default is automine (a block per transaction). */
   blockTime?: number;
+  /** The block gas limit (anvil --gas-limit); anvil's default is 30M. */
+  gasLimit?: number;
   /**
    * The genesis block's number (anvil --number): a chain that starts with a long history
    * behind it, which anvil_mine cannot build quickly (it slows down as the chain grows).
@@ -105,6 +107,7 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
     if (opts.stateIntervalSeconds) args.push("--state-interval", String(opts.stateIntervalSeconds));
   }
   if (opts.blockTime) args.push("--block-time", String(opts.blockTime));
+  if (opts.gasLimit) args.push("--gas-limit", String(opts.gasLimit));
   if (opts.genesisNumber) args.push("--number", String(opts.genesisNumber));
 
   const child = spawn(anvilBinaryPath(), args, { stdio: ["ignore", "pipe", "pipe"] });
