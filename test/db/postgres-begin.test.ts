@@ -16,7 +16,9 @@ const url = env().DATABASE_URL;
 
 describe.skipIf(!url)("postgres.js transactions at the pipeline boundary", () => {
   it("a BEGIN that fills its connection's pipeline still reserves the connection", async () => {
-    const sql = postgres(url as string, { max: 2, max_pipeline: 0, onnotice: () => {} });
+    // max_pipeline is a connection option postgres.js reads but its types do not declare.
+    const options = { max: 2, max_pipeline: 0, onnotice: () => {} };
+    const sql = postgres(url as string, options as Parameters<typeof postgres>[1]);
     try {
       const inTx = await sql.begin(async (tx) => {
         const [row] = await tx`select 1 as one`;
