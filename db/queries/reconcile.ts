@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, isNotNull, notInArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import {
   type ChainTransaction,
@@ -12,15 +12,20 @@ import {
 
 /**
  * Settlements on `chainId` still `pending` or `submitted`; `settlementId` / `dealId` narrow
- * it to one settlement or one deal's.
+ * it to one settlement or one deal's. In the order their transactions were signed (each
+ * signer's nonces ascending, then those with none, oldest first): reconcile resumes them one
+ * after another, and a transaction the node lost can be mined only after the lower nonces of
+ * its signer — resumed out of order, each would wait its whole receipt timeout for the one
+ * behind it.
  */
 export function listOpenSettlements(
   db: DbOrTx,
   opts: { chainId: number; settlementId?: string; dealId?: string },
 ): Promise<Settlement[]> {
   return db
-    .select()
+    .select(getTableColumns(settlements))
     .from(settlements)
+    .leftJoin(chainTransactions, eq(chainTransactions.id, settlements.chainTxId))
     .where(
       and(
         eq(settlements.chainId, opts.chainId),
@@ -28,6 +33,11 @@ export function listOpenSettlements(
         opts.settlementId ? eq(settlements.id, opts.settlementId) : undefined,
         opts.dealId ? eq(settlements.dealId, opts.dealId) : undefined,
       ),
+    )
+    .orderBy(
+      asc(chainTransactions.fromAddress),
+      sql`${chainTransactions.nonce} asc nulls last`,
+      asc(settlements.createdAt),
     );
 }
 
