@@ -38,13 +38,15 @@ export const RELEASES_PER_TX = 50;
 
 /**
  * A settlement this caller has just claimed (lease held), and its deal and milestone.
- * `waitUntil`: its own request's chain budget, when it differs from its batch's (ReleaseGroups);
- * `inScope`: runs its own work in its request's async context (logs, traces, after()).
+ * A single settle's (ReleaseGroups) also carries its own request's chain budget (`waitUntil`),
+ * its release's gas estimated while it was claimed (`estimate`: used when it goes alone), and
+ * `inScope`, which runs its own work in its request's async context (logs, traces, after()).
  */
 export type Claimed = {
   settlement: Settlement;
   target: ReleaseTarget;
   waitUntil?: number;
+  estimate?: GasEstimate;
   inScope?: <R>(fn: () => R) => R;
 };
 
@@ -54,8 +56,6 @@ type BatchOptions = {
    * none will be: the releases that queue behind it may be recorded from then on.
    */
   onRecorded?: () => void;
-  /** A lone item's release gas, estimated while it was being claimed. */
-  estimate?: GasEstimate;
   /**
    * Each caller queues its own settlement's reputation record, in its own request
    * (ReleaseGroups: the items are different requests'); by default payBatch queues them all.
@@ -166,7 +166,7 @@ function finishEach(
             waitMs: Math.max(0, (own.waitUntil ?? waitUntil) - Date.now()),
             sent,
             deferReputation: true,
-            estimate: items.length === 1 ? opts.estimate : undefined,
+            estimate: items.length === 1 ? own.estimate : undefined,
             onRecorded: items.length === 1 ? recorded : undefined,
           }),
       ),
@@ -268,21 +268,37 @@ export class ReleaseQueue {
   private flush(): void {
     const taken = this.queued.splice(0);
     if (taken.length === 0) return;
-    payBatch(
-      this.db,
-      taken.map((q) => q.item),
-      this.waitUntil,
-    ).then(
-      (results) =>
-        results.forEach((r, i) => {
-          const q = taken[i];
-          if (q) r.then(q.resolve, q.reject);
-        }),
-      (err) => {
-        for (const q of taken) q.reject(err);
-      },
+    void answerEach(
+      taken,
+      payBatch(
+        this.db,
+        taken.map((q) => q.item),
+        this.waitUntil,
+      ),
     );
   }
+}
+
+/**
+ * Each queued settle gets its own item's outcome from a payBatch, or payBatch's own failure;
+ * resolves once every one of them has its answer.
+ */
+function answerEach(
+  queued: ReadonlyArray<{ resolve: (s: Settlement) => void; reject: (e: unknown) => void }>,
+  paying: Promise<Array<Promise<Settlement>>>,
+): Promise<unknown> {
+  return paying.then(
+    (results) => {
+      results.forEach((r, i) => {
+        const q = queued[i];
+        if (q) r.then(q.resolve, q.reject);
+      });
+      return Promise.allSettled(results);
+    },
+    (err) => {
+      for (const q of queued) q.reject(err);
+    },
+  );
 }
 
 /**
@@ -305,9 +321,7 @@ export class ReleaseQueue {
  */
 class ReleaseGroups {
   private queued: Array<{
-    item: Claimed;
-    waitUntil: number;
-    estimate?: GasEstimate;
+    item: Claimed & { waitUntil: number };
     /** Queued behind another release: its lease is renewed before it is sent. */
     waited: boolean;
     resolve: (s: Settlement) => void;
@@ -319,13 +333,11 @@ class ReleaseGroups {
 
   constructor(private readonly db: Db) {}
 
-  add(item: Claimed, waitUntil: number, estimate?: GasEstimate): Promise<Settlement> {
+  add(item: Claimed & { waitUntil: number }): Promise<Settlement> {
     const inScope = AsyncLocalStorage.snapshot();
     const paid = new Promise<Settlement>((resolve, reject) =>
       this.queued.push({
-        item: { ...item, waitUntil, inScope },
-        waitUntil,
-        estimate,
+        item: { ...item, inScope },
         waited: this.recording > 0,
         resolve,
         reject,
@@ -346,9 +358,9 @@ class ReleaseGroups {
     this.recording++;
     // The group waits for its receipt within the latest budget among its settles; one whose
     // budget ends well before that answers at its own (answerByBudget).
-    const until = Math.max(...taken.map((q) => q.waitUntil));
+    const until = Math.max(...taken.map((q) => q.item.waitUntil));
     for (const q of taken)
-      if (q.waitUntil < until - BUDGET_SLACK_MS) answerByBudget(this.db, q.item.settlement, q);
+      if (q.item.waitUntil < until - BUDGET_SLACK_MS) answerByBudget(this.db, q.item, q);
     let done = false;
     const next = () => {
       if (done) return;
@@ -356,29 +368,15 @@ class ReleaseGroups {
       this.recording--;
       this.flush();
     };
-    payBatch(
-      this.db,
-      taken.map((q) => q.item),
-      until,
-      {
-        onRecorded: next,
-        estimate: taken.length === 1 ? taken[0]?.estimate : undefined,
-        fresh: !taken.some((q) => q.waited),
-        ownReputation: true,
-      },
-    ).then(
-      (results) => {
-        results.forEach((r, i) => {
-          const q = taken[i];
-          if (q) r.then(q.resolve, q.reject);
-        });
-        void Promise.allSettled(results).then(next);
-      },
-      (err) => {
-        for (const q of taken) q.reject(err);
-        next();
-      },
-    );
+    void answerEach(
+      taken,
+      payBatch(
+        this.db,
+        taken.map((q) => q.item),
+        until,
+        { onRecorded: next, fresh: !taken.some((q) => q.waited), ownReputation: true },
+      ),
+    ).then(next);
     this.arm();
   }
 
@@ -411,8 +409,8 @@ const BUDGET_SLACK_MS = 1_000;
  */
 function answerByBudget(
   db: Db,
-  s: Settlement,
-  q: { waitUntil: number; resolve: (s: Settlement) => void; reject: (e: unknown) => void },
+  { settlement: s, waitUntil }: { settlement: Settlement; waitUntil: number },
+  q: { resolve: (s: Settlement) => void; reject: (e: unknown) => void },
 ): void {
   let answered = false;
   const { resolve, reject } = q;
@@ -437,7 +435,7 @@ function answerByBudget(
       },
     );
   };
-  setTimeout(check, Math.max(0, q.waitUntil - Date.now())).unref?.();
+  setTimeout(check, Math.max(0, waitUntil - Date.now())).unref?.();
 }
 
 const groups = new WeakMap<Db, ReleaseGroups>();
@@ -459,5 +457,5 @@ export function payClaimed(
     group = new ReleaseGroups(db);
     groups.set(db, group);
   }
-  return group.add(claimed, opts.waitUntil, opts.estimate);
+  return group.add({ ...claimed, ...opts });
 }
