@@ -1,6 +1,10 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { startAnvil } from "@/lib/chain/anvil";
+import { afterAll, beforeAll } from "vitest";
+import { type AnvilInstance, startAnvil } from "@/lib/chain/anvil";
 import { resetChainConfigCache } from "@/lib/chain/config";
 import { deployFundedContracts } from "@/lib/chain/deploy";
 import { resetEnvCache } from "@/lib/env";
@@ -117,4 +121,43 @@ export async function startOwnChain(
     RELAY_SPONSOR_PRIVATE_KEY: sponsorKey,
   });
   return { anvil, deployment, treasuryKey, treasury, restore };
+}
+
+/**
+ * This test file's own anvil (startOwnChain) around all of its tests, with the service's
+ * receipt wait at 10 s. With `stateFile`, the node's state is kept on disk, so a test can stop
+ * it (`chain.anvil.stop()`) and bring it back on the same port (`chain.restart()`).
+ * `chain.anvil` is the node as it is now; `chain.rpc` calls it directly.
+ */
+export function ownChainForFile(opts: { stateFile?: boolean } = {}) {
+  const stateFile = opts.stateFile
+    ? path.join(mkdtempSync(path.join(tmpdir(), "milestone-own-chain-")), "anvil.json")
+    : undefined;
+  const restores: Array<() => void> = [];
+  let anvil: AnvilInstance | undefined;
+  const current = () => {
+    if (!anvil) throw new Error("this file's own anvil is not running");
+    return anvil;
+  };
+  beforeAll(async () => {
+    const own = await startOwnChain({ stateFile });
+    anvil = own.anvil;
+    restores.push(own.restore, setChainEnv({ TX_RECEIPT_TIMEOUT_SECONDS: "10" }));
+  }, 60_000);
+  afterAll(async () => {
+    await anvil?.stop();
+    for (const restore of restores.reverse()) restore();
+  });
+  return {
+    get anvil() {
+      return current();
+    },
+    rpc: (method: string, params: unknown[] = []) => anvilRpc(current().rpcUrl, method, params),
+    /** Starts the stopped node again, on its port, from its state file. */
+    async restart() {
+      if (!stateFile) throw new Error("ownChainForFile({ stateFile: true }) keeps a node's state");
+      anvil = await startAnvil({ port: current().port, stateFile });
+      resetChainConfigCache();
+    },
+  };
 }

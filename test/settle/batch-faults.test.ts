@@ -1,14 +1,13 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { type Hex, parseEventLogs } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as settleRoute from "@/app/api/settle/route";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
 import { milestones, type Settlement, settlements } from "@/db/schema";
-import type { AnvilInstance } from "@/lib/chain/anvil";
 import { chainConfig, publicClient } from "@/lib/chain/config";
 import { reconcile } from "@/lib/settle/reconcile";
-import { anvilRpc, setChainEnv, startOwnChain, withChainEnv } from "../helpers/chain-env";
+import { ownChainForFile, setChainEnv, withChainEnv } from "../helpers/chain-env";
 import { call } from "../helpers/http";
 import { startRpcProxy } from "../helpers/rpc-proxy";
 import { submit } from "../verify/fixtures";
@@ -26,20 +25,7 @@ import {
 // milestone of a releaseBatch could be left unpaid for good, or a paid settlement overwritten.
 // Each ends with the milestone paid exactly once. Own anvil, as batch.test.ts.
 
-let anvil: AnvilInstance;
-const restores: Array<() => void> = [];
-const rpc = (method: string, params: unknown[] = []) => anvilRpc(anvil.rpcUrl, method, params);
-
-beforeAll(async () => {
-  const own = await startOwnChain();
-  anvil = own.anvil;
-  restores.push(own.restore, setChainEnv({ TX_RECEIPT_TIMEOUT_SECONDS: "10" }));
-}, 60_000);
-
-afterAll(async () => {
-  await anvil?.stop();
-  for (const restore of restores.reverse()) restore();
-});
+const { rpc } = ownChainForFile();
 
 type Item = { milestoneId: string; outcome: string; poll?: string };
 

@@ -1,18 +1,14 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { inArray } from "drizzle-orm";
 import { type Hex, parseEventLogs } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
 import { type Settlement, settlements } from "@/db/schema";
-import { type AnvilInstance, startAnvil } from "@/lib/chain/anvil";
-import { chainConfig, publicClient, resetChainConfigCache } from "@/lib/chain/config";
+import { chainConfig, publicClient } from "@/lib/chain/config";
 import { sendTransaction } from "@/lib/chain/sender";
 import { escrowCall } from "@/lib/escrow/chain";
 import { reconcile } from "@/lib/settle/reconcile";
-import { anvilRpc, setChainEnv, startOwnChain, withChainEnv } from "../helpers/chain-env";
+import { ownChainForFile, withChainEnv } from "../helpers/chain-env";
 import { submit } from "../verify/fixtures";
 import {
   activeDeal,
@@ -32,21 +28,8 @@ import {
 // node or removed by a reorg is sent again by reconcile. This file runs its own anvil (with a state file) so it
 // can stop the node, freeze its mining and swap the escrow's code without disturbing others.
 
-let anvil: AnvilInstance;
-const restores: Array<() => void> = [];
-const stateFile = path.join(mkdtempSync(path.join(tmpdir(), "milestone-batch-")), "anvil.json");
-const rpc = (method: string, params: unknown[] = []) => anvilRpc(anvil.rpcUrl, method, params);
-
-beforeAll(async () => {
-  const own = await startOwnChain({ stateFile });
-  anvil = own.anvil;
-  restores.push(own.restore, setChainEnv({ TX_RECEIPT_TIMEOUT_SECONDS: "10" }));
-}, 60_000);
-
-afterAll(async () => {
-  await anvil?.stop();
-  for (const restore of restores.reverse()) restore();
-});
+const chain = ownChainForFile({ stateFile: true });
+const { rpc } = chain;
 
 type Item = { milestoneId: string; outcome: string; error?: { code: string } };
 
@@ -196,13 +179,11 @@ describe("a bulk settle's releases in one transaction", () => {
     const { wallet, ids, batch, dealId } = await sentUnmined(6);
 
     // The node dies with the batch unmined (its pool is not persisted), and comes back.
-    const port = anvil.port;
-    await anvil.stop();
+    await chain.anvil.stop();
     const db = await getDb();
     const down = await reconcile(db, { dealId });
     expect(down.settlements).toMatchObject({ confirmed: 0, stillPending: 6 });
-    anvil = await startAnvil({ port, stateFile });
-    resetChainConfigCache();
+    await chain.restart();
     expect(await transfersTo(wallet)).toHaveLength(0);
 
     const report = await reconcile(db, { dealId });

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { type Address, type Hex, parseEventLogs, type TransactionReceipt } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect } from "vitest";
@@ -17,6 +17,8 @@ import {
 } from "@/db/schema";
 import { chainConfig, publicClient } from "@/lib/chain/config";
 import { escrowKey } from "@/lib/escrow/chain";
+import type { Claimed } from "@/lib/settle/batch";
+import { claim } from "@/lib/settle/settle";
 import { fundDeal } from "../helpers/fund-deal";
 import { call } from "../helpers/http";
 import { makeUser, type TestUser } from "../helpers/users";
@@ -138,4 +140,33 @@ export async function expectPaidBy(
   expect(log?.eventName).toBe("Released");
   const { key, index } = await releaseName(s?.milestoneId as string);
   expect(log?.args).toMatchObject({ dealKey: key, index, payout });
+}
+
+/** The verdict hash claimDelivered's settlements pay on. */
+export const TEST_VERDICT = `0x${"cd".repeat(32)}` as const;
+
+/**
+ * Claims these delivered milestones as a settle would, at full score on TEST_VERDICT, one
+ * after another in the given order: each settlement created and leased to the caller, ready
+ * for payClaimed or payBatch (lib/settle/batch.ts).
+ */
+export async function claimDelivered(brand: TestUser, ids: string[]): Promise<Claimed[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ deal: deals, milestone: milestones })
+    .from(milestones)
+    .innerJoin(deals, eq(deals.id, milestones.dealId))
+    .where(inArray(milestones.id, ids));
+  const byId = new Map(rows.map((r) => [r.milestone.id, r]));
+  const claimed: Claimed[] = [];
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (!row) throw new Error(`no milestone ${id}`);
+    const basis = { revision: row.milestone.revision, scoreBps: 10_000, verdictHash: TEST_VERDICT };
+    const settlement = await claim(db, row.deal, row.milestone, basis, "direct", {
+      actorId: brand.user.id,
+    });
+    claimed.push({ settlement, target: row });
+  }
+  return claimed;
 }

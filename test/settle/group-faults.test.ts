@@ -1,22 +1,26 @@
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Hex } from "viem";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
-import { chainTransactions, deals, milestones, type Settlement, settlements } from "@/db/schema";
-import type { AnvilInstance } from "@/lib/chain/anvil";
+import { chainTransactions, type Settlement, settlements } from "@/db/schema";
 import { chainConfig } from "@/lib/chain/config";
 import { sendTransaction } from "@/lib/chain/sender";
 import { escrowCall } from "@/lib/escrow/chain";
 import { log } from "@/lib/log";
 import { currentRequestId, withRequestId } from "@/lib/request-id";
-import { type Claimed, payClaimed } from "@/lib/settle/batch";
+import { payClaimed } from "@/lib/settle/batch";
 import { estimateRelease } from "@/lib/settle/payment";
 import { reconcile } from "@/lib/settle/reconcile";
-import { claim } from "@/lib/settle/settle";
-import { anvilRpc, setChainEnv, startOwnChain } from "../helpers/chain-env";
+import { ownChainForFile, setChainEnv } from "../helpers/chain-env";
 import { startRpcProxy } from "../helpers/rpc-proxy";
-import type { TestUser } from "../helpers/users";
-import { chainTxRow, deliveredMilestones, releaseName, transfersTo } from "./fixtures";
+import {
+  chainTxRow,
+  claimDelivered,
+  deliveredMilestones,
+  releaseName,
+  TEST_VERDICT,
+  transfersTo,
+} from "./fixtures";
 
 // What concurrent single settles grouped into one release (lib/settle/batch.ts, ReleaseGroups)
 // must not do to each other, found by an attacker's review of the group commit: a settle
@@ -25,41 +29,7 @@ import { chainTxRow, deliveredMilestones, releaseName, transfersTo } from "./fix
 // within its own budget, and its work is logged under its own request. Own anvil, so the RPC
 // proxy's holds disturb nobody.
 
-let anvil: AnvilInstance;
-const restores: Array<() => void> = [];
-const VERDICT = `0x${"cd".repeat(32)}` as const;
-
-beforeAll(async () => {
-  const own = await startOwnChain();
-  anvil = own.anvil;
-  restores.push(own.restore, setChainEnv({ TX_RECEIPT_TIMEOUT_SECONDS: "10" }));
-}, 60_000);
-
-afterAll(async () => {
-  await anvil?.stop();
-  for (const restore of restores.reverse()) restore();
-});
-
-async function claimAll(brand: TestUser, ids: string[]): Promise<Claimed[]> {
-  const db = await getDb();
-  const rows = await db
-    .select({ deal: deals, milestone: milestones })
-    .from(milestones)
-    .innerJoin(deals, eq(deals.id, milestones.dealId))
-    .where(inArray(milestones.id, ids));
-  const byId = new Map(rows.map((r) => [r.milestone.id, r]));
-  const claimed: Claimed[] = [];
-  for (const id of ids) {
-    const row = byId.get(id);
-    if (!row) throw new Error(`no milestone ${id}`);
-    const basis = { revision: row.milestone.revision, scoreBps: 10_000, verdictHash: VERDICT };
-    const settlement = await claim(db, row.deal, row.milestone, basis, "direct", {
-      actorId: brand.user.id,
-    });
-    claimed.push({ settlement, target: row });
-  }
-  return claimed;
-}
+const chain = ownChainForFile();
 
 async function row(id: string): Promise<Settlement> {
   const db = await getDb();
@@ -76,10 +46,10 @@ describe("settles grouped into one release", () => {
     const proxy = await startRpcProxy(chainConfig().rpcUrl);
     const restoreEnv = setChainEnv({ RPC_URL: proxy.url });
     try {
-      const [a, b] = await claimAll(brand, ids);
+      const [a, b] = await claimDelivered(brand, ids);
       if (!a || !b) throw new Error("claims");
       // b's gas estimated while it was claimed, as settleMilestone does.
-      const estimate = estimateRelease(b.target, b.settlement.amountUnits, VERDICT);
+      const estimate = estimateRelease(b.target, b.settlement.amountUnits, TEST_VERDICT);
       await estimate?.gas;
 
       // b's lease runs out and reconcile pays it on its own (as batch-faults.test does for a
@@ -124,14 +94,14 @@ describe("settles grouped into one release", () => {
     timeout: 60_000,
   }, async () => {
     const { brand, ids } = await deliveredMilestones(3);
-    const [a, b, c] = await claimAll(brand, ids);
+    const [a, b, c] = await claimDelivered(brand, ids);
     if (!a || !b || !c) throw new Error("claims");
     const db = await getDb();
     // c released behind the app's back: its batch skips it and it is retried alone (a warning).
     const { key, index } = await releaseName(ids[2] as string);
     await sendTransaction(db, chainConfig().treasuryKey as Hex, {
       to: chainConfig().escrow as Hex,
-      data: escrowCall.release(key, Number(index), 1_000_000n, VERDICT),
+      data: escrowCall.release(key, Number(index), 1_000_000n, TEST_VERDICT),
       purpose: "test:released-behind",
     });
     const seen: Array<{ msg: string; settlementId?: unknown; requestId?: string }> = [];
@@ -161,9 +131,9 @@ describe("settles grouped into one release", () => {
     const proxy = await startRpcProxy(chainConfig().rpcUrl);
     const restoreEnv = setChainEnv({ RPC_URL: proxy.url });
     try {
-      const [a, b] = await claimAll(brand, ids);
+      const [a, b] = await claimDelivered(brand, ids);
       if (!a || !b) throw new Error("claims");
-      const estimate = estimateRelease(b.target, b.settlement.amountUnits, VERDICT);
+      const estimate = estimateRelease(b.target, b.settlement.amountUnits, TEST_VERDICT);
       await estimate?.gas;
       // a's estimate hangs at the node (viem gives up after 10 s, then retries).
       const held = proxy.hold("eth_estimateGas");
@@ -186,12 +156,12 @@ describe("settles grouped into one release", () => {
     timeout: 60_000,
   }, async () => {
     const { brand, ids } = await deliveredMilestones(3);
-    const [a, b, c] = await claimAll(brand, ids);
+    const [a, b, c] = await claimDelivered(brand, ids);
     if (!a || !b || !c) throw new Error("claims");
     const db = await getDb();
     // A chain with a block every second (as a real one), not one per transaction.
-    await anvilRpc(anvil.rpcUrl, "evm_setAutomine", [false]);
-    await anvilRpc(anvil.rpcUrl, "evm_setIntervalMining", [1]);
+    await chain.rpc("evm_setAutomine", [false]);
+    await chain.rpc("evm_setIntervalMining", [1]);
     try {
       const paidA = payClaimed(db, a, { waitUntil: Date.now() + 10_000 });
       // b's request has spent its budget (it queued behind a slow recording); c's is whole.
@@ -205,8 +175,8 @@ describe("settles grouped into one release", () => {
       expect(await paidB).toMatchObject({ code: "chain_unavailable" });
       expect(await paidC).toBe("confirmed");
     } finally {
-      await anvilRpc(anvil.rpcUrl, "evm_setIntervalMining", [0]);
-      await anvilRpc(anvil.rpcUrl, "evm_setAutomine", [true]);
+      await chain.rpc("evm_setIntervalMining", [0]);
+      await chain.rpc("evm_setAutomine", [true]);
     }
   });
 });

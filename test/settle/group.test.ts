@@ -1,29 +1,25 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { eq, inArray } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import { type Hex, parseEventLogs } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as settleRoute from "@/app/api/settle/route";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
-import { deals, milestones, type Settlement, settlements } from "@/db/schema";
-import { type AnvilInstance, startAnvil } from "@/lib/chain/anvil";
-import { chainConfig, publicClient, resetChainConfigCache } from "@/lib/chain/config";
+import { type Settlement, settlements } from "@/db/schema";
+import { chainConfig, publicClient } from "@/lib/chain/config";
 import { sendTransaction } from "@/lib/chain/sender";
 import { escrowCall } from "@/lib/escrow/chain";
-import { type Claimed, payClaimed } from "@/lib/settle/batch";
+import { payClaimed } from "@/lib/settle/batch";
 import { reconcile } from "@/lib/settle/reconcile";
 import { drainReputationQueue } from "@/lib/settle/reputation";
-import { claim } from "@/lib/settle/settle";
-import { anvilRpc, setChainEnv, startOwnChain } from "../helpers/chain-env";
+import { ownChainForFile } from "../helpers/chain-env";
 import { call } from "../helpers/http";
-import type { TestUser } from "../helpers/users";
 import {
   chainTxRow,
+  claimDelivered,
   deliveredMilestones,
   expectPaidBy,
   releaseName,
+  TEST_VERDICT,
   transfersTo,
   usdcBalance,
 } from "./fixtures";
@@ -37,44 +33,7 @@ import {
 // repeats of the same settles pay nothing twice. Own anvil (with a state file), so the node
 // can be stopped.
 
-let anvil: AnvilInstance;
-const restores: Array<() => void> = [];
-const stateFile = path.join(mkdtempSync(path.join(tmpdir(), "milestone-group-")), "anvil.json");
-const rpc = (method: string, params: unknown[] = []) => anvilRpc(anvil.rpcUrl, method, params);
-const VERDICT = `0x${"cd".repeat(32)}` as const;
-
-beforeAll(async () => {
-  const own = await startOwnChain({ stateFile });
-  anvil = own.anvil;
-  restores.push(own.restore, setChainEnv({ TX_RECEIPT_TIMEOUT_SECONDS: "10" }));
-}, 60_000);
-
-afterAll(async () => {
-  await anvil?.stop();
-  for (const restore of restores.reverse()) restore();
-});
-
-/** Claims these delivered milestones as a settle would (full score), in order. */
-async function claimAll(brand: TestUser, ids: string[]): Promise<Claimed[]> {
-  const db = await getDb();
-  const rows = await db
-    .select({ deal: deals, milestone: milestones })
-    .from(milestones)
-    .innerJoin(deals, eq(deals.id, milestones.dealId))
-    .where(inArray(milestones.id, ids));
-  const byId = new Map(rows.map((r) => [r.milestone.id, r]));
-  const claimed: Claimed[] = [];
-  for (const id of ids) {
-    const row = byId.get(id);
-    if (!row) throw new Error(`no milestone ${id}`);
-    const basis = { revision: row.milestone.revision, scoreBps: 10_000, verdictHash: VERDICT };
-    const settlement = await claim(db, row.deal, row.milestone, basis, "direct", {
-      actorId: brand.user.id,
-    });
-    claimed.push({ settlement, target: row });
-  }
-  return claimed;
-}
+const chain = ownChainForFile({ stateFile: true });
 
 async function rowsOf(ids: string[]): Promise<Settlement[]> {
   const db = await getDb();
@@ -87,14 +46,14 @@ describe("concurrent single settles in one process", () => {
     timeout: 120_000,
   }, async () => {
     const { brand, wallet, ids } = await deliveredMilestones(8);
-    const claimed = await claimAll(brand, ids);
+    const claimed = await claimDelivered(brand, ids);
     // One of the later ones released on-chain by the evaluator's key behind the app's back.
     const db = await getDb();
     const behindId = ids[4] as string;
     const { key, index } = await releaseName(behindId);
     const behind = await sendTransaction(db, chainConfig().treasuryKey as Hex, {
       to: chainConfig().escrow as Hex,
-      data: escrowCall.release(key, Number(index), 1_000_000n, VERDICT),
+      data: escrowCall.release(key, Number(index), 1_000_000n, TEST_VERDICT),
       purpose: "test:released-behind",
     });
     expect(behind.status).toBe("confirmed");
@@ -137,9 +96,9 @@ describe("concurrent single settles in one process", () => {
     timeout: 120_000,
   }, async () => {
     const { brand, wallet, ids } = await deliveredMilestones(5);
-    const claimed = await claimAll(brand, ids);
+    const claimed = await claimDelivered(brand, ids);
     const db = await getDb();
-    await rpc("evm_setAutomine", [false]);
+    await chain.rpc("evm_setAutomine", [false]);
     const waitUntil = Date.now() + 1_000;
     const outcomes = await Promise.allSettled(claimed.map((c) => payClaimed(db, c, { waitUntil })));
     // Sent, not mined within the budget: each is `submitted`, the first alone, four together.
@@ -154,13 +113,11 @@ describe("concurrent single settles in one process", () => {
     expect(new Set(sent.slice(1).map((s) => s.chainTxId))).toEqual(new Set([batch?.id]));
 
     // The node dies (its pool is not persisted) and comes back without them.
-    const port = anvil.port;
-    await anvil.stop();
+    await chain.anvil.stop();
     const dealId = sent[0]?.dealId as string;
     const down = await reconcile(db, { dealId });
     expect(down.settlements).toMatchObject({ confirmed: 0, stillPending: 5 });
-    anvil = await startAnvil({ port, stateFile });
-    resetChainConfigCache();
+    await chain.restart();
     expect(await transfersTo(wallet)).toHaveLength(0);
 
     const report = await reconcile(db, { dealId });
