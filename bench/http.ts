@@ -5,9 +5,11 @@
 // nonce manager, each waiting for its receipt as the server does) at the same concurrency, in
 // the same run.
 //
-//   http       automine; concurrency 1, 20, 100: settles/s, p50/p95, ratio to raw, and the CPU
+//   http       automine; concurrency 1, 20 (3 rounds) and 100 (2 rounds), raw transfers and
+//              settles taking turns: settles/s, p50/p95, ratio to raw, and the CPU
 //              per settle of next-server (its process tree, /proc/<pid>/stat utime+stime),
-//              of the PostgreSQL backends serving it and of anvil
+//              of the PostgreSQL backends serving it and of anvil; and for scale, what a bare
+//              authenticated request (GET /api/auth/me) costs next-server at c=20
 //   blocktime  the same on anvil --block-time 2 (the fixtures are made in automine, then
 //              evm_setIntervalMining 2 as --block-time sets it), single settles, and bulk
 //              settles (POST /api/settle with milestoneIds: 20, 100 and 5 × 100 milestones in
@@ -635,31 +637,118 @@ async function runSection(
   }
 }
 
-/** Single settles at each level against raw transfers at the same concurrency. */
+/**
+ * Several rounds' measurements as one: rates over the rounds' whole time, latencies and
+ * failures pooled, CPU per operation and samples weighted by the rounds' operations.
+ */
+function combined(rounds: Measured[], opsEach: number): Measured {
+  const [first, ...rest] = rounds as [Measured, ...Measured[]];
+  if (!rest.length) return first;
+  const ops = opsEach * rounds.length;
+  const elapsedMs = rounds.reduce((a, m) => a + m.elapsedMs, 0);
+  const avg = (f: (m: Measured) => number) => rounds.reduce((a, m) => a + f(m), 0) / rounds.length;
+  const connections = new Map(first.connections);
+  for (const m of rest)
+    for (const [app, n] of m.connections) {
+      const seen = connections.get(app) ?? { open: 0, active: 0 };
+      connections.set(app, {
+        open: Math.max(seen.open, n.open),
+        active: Math.max(seen.active, n.active),
+      });
+    }
+  return {
+    ...first,
+    perSecond: (ops * 1000) / elapsedMs,
+    elapsedMs,
+    latencies: rounds.flatMap((m) => m.latencies),
+    errors: rounds.reduce((a, m) => a + m.errors, 0),
+    failures: rounds.flatMap((m) => m.failures).slice(0, 5),
+    cpuMs: avg((m) => m.cpuMs),
+    cpu: {
+      next: avg((m) => m.cpu.next),
+      postgres: avg((m) => m.cpu.postgres),
+      anvil: avg((m) => m.cpu.anvil),
+      bench: avg((m) => m.cpu.bench),
+    },
+    busy: avg((m) => m.busy),
+    connections,
+    lockWaiters: avg((m) => m.lockWaiters),
+    submitted: rounds.reduce((a, m) => a + m.submitted, 0),
+    load: rounds.at(-1)?.load ?? first.load,
+    serverLog: [...new Set(rounds.flatMap((m) => m.serverLog))],
+    blocks: {
+      count: rounds.reduce((a, m) => a + m.blocks.count, 0),
+      gasShare: avg((m) => m.blocks.gasShare),
+      fullest: Math.max(...rounds.map((m) => m.blocks.fullest)),
+    },
+  };
+}
+
+/**
+ * Single settles at each level against raw transfers at the same concurrency, in `rounds`
+ * alternations (raw, then settles, again), so that what else the machine does meanwhile
+ * weighs on both alike; each round's ratio is noted beside the pooled figures.
+ */
 async function singles(
   w: World,
   r: Report,
-  levels: Array<[c: number, total: number]>,
+  levels: Array<[c: number, total: number, rounds?: number]>,
   blockMs?: number,
 ): Promise<void> {
   const url = (w.instances[0] as Instance).url;
   const raw = await rawSender(w.env);
   r.settled.push(...(await warm(w, url, raw)));
-  for (const [c, total] of levels) {
-    await w.env.mining.automine();
-    const ids = await w.fixtures.many(total);
-    await w.env.mining.blocks();
-    const base = await measure(w, c, total, total, () => raw());
-    let submitted = 0;
-    const s = await measure(w, c, total, total, async (i) => {
-      if ((await settleOne(url, w.token, ids[i] as string)) === "submitted") submitted++;
-    });
-    s.submitted = submitted;
-    r.settled.push(...ids);
-    const label = `single c=${c} (${total})`;
+  for (const [c, total, rounds = 1] of levels) {
+    const bases: Measured[] = [];
+    const settles: Measured[] = [];
+    for (let k = 0; k < rounds; k++) {
+      await w.env.mining.automine();
+      const ids = await w.fixtures.many(total);
+      await w.env.mining.blocks();
+      bases.push(await measure(w, c, total, total, () => raw()));
+      let submitted = 0;
+      const s = await measure(w, c, total, total, async (i) => {
+        if ((await settleOne(url, w.token, ids[i] as string)) === "submitted") submitted++;
+      });
+      s.submitted = submitted;
+      settles.push(s);
+      r.settled.push(...ids);
+    }
+    const base = combined(bases, total);
+    const s = combined(settles, total);
+    const label = `single c=${c} (${rounds > 1 ? `${rounds} × ` : ""}${total})`;
     r.rows.push(...latencyRows(label, base, s, blockMs));
     r.notes.push(cpuNote(label, base, s), ...errorNotes(label, s, base));
+    if (rounds > 1)
+      r.notes.push(
+        `${label}: each round's settles/s vs raw: ${settles
+          .map(
+            (m, k) =>
+              `${fmt(m.perSecond)} / ${fmt(bases[k]?.perSecond ?? 0)} = ${fmt(m.perSecond / (bases[k]?.perSecond ?? 1), 2)}×, next-server ${fmt(m.cpu.next)} ms`,
+          )
+          .join("; ")}`,
+      );
   }
+}
+
+/**
+ * What any authenticated request costs next-server, for scale beside a settle's CPU:
+ * GET /api/auth/me (the session token read, the user loaded, the JSON answer) at c=20.
+ */
+async function floor(w: World, r: Report): Promise<void> {
+  const url = (w.instances[0] as Instance).url;
+  const me = async () => {
+    const res = await fetch(`${url}/api/auth/me`, {
+      headers: { authorization: `Bearer ${w.token}` },
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`GET /api/auth/me answered ${res.status}`);
+  };
+  for (let k = 0; k < WARM; k++) await me();
+  const m = await measure(w, 20, 1000, 1000, me);
+  r.notes.push(
+    `for scale, GET /api/auth/me c=20 (1000): ${fmt(m.perSecond, 0)} requests/s, next-server ${fmt(m.cpu.next, 2)} ms and postgres ${fmt(m.cpu.postgres, 2)} ms per request; errors ${m.errors}; ${m.load}`,
+  );
 }
 
 const httpSection = () =>
@@ -669,9 +758,9 @@ const httpSection = () =>
     (w, r) =>
       singles(w, r, [
         [1, 20],
-        [20, 100],
-        [100, 200],
-      ]),
+        [20, 200, 3],
+        [100, 200, 2],
+      ]).then(() => floor(w, r)),
   );
 
 const BLOCK_SECONDS = 2;
