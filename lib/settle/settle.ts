@@ -39,7 +39,7 @@ import {
   leaseSeconds,
   requestWaitMs,
 } from "@/lib/settle/advance";
-import { type Claimed, payClaimed, ReleaseQueue } from "@/lib/settle/batch";
+import { type Claimed, payClaimed, ReleaseQueue, releasesBusy } from "@/lib/settle/batch";
 import { changesRequested, sentBackForChanges } from "@/lib/settle/change-requests";
 import { estimateRelease } from "@/lib/settle/payment";
 import { recordReputationAfterResponse } from "@/lib/settle/reputation";
@@ -421,9 +421,10 @@ async function settleOne(
       verdictHash: await ensureRecordHash(db, verification),
     };
     // The release's gas is estimated while the claim runs (it reads the chain only); not for
-    // a bulk's item, whose release goes in its batch.
+    // a bulk's item, whose release goes in its batch, nor when this process has releases on
+    // their way, which this one will most likely join (releasesBusy).
     estimate =
-      input.via === "direct" && !opts.batch
+      input.via === "direct" && !opts.batch && !releasesBusy(db)
         ? estimateRelease(
             { deal, milestone },
             payoutUnits(milestone.amountUnits, basis.scoreBps),

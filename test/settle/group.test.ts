@@ -1,6 +1,6 @@
 import { inArray } from "drizzle-orm";
 import { type Hex, parseEventLogs } from "viem";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as settleRoute from "@/app/api/settle/route";
 import { milestoneEscrowAbi } from "@/contracts/artifacts";
 import { getDb } from "@/db/client";
@@ -8,7 +8,7 @@ import { type Settlement, settlements } from "@/db/schema";
 import { chainConfig, publicClient } from "@/lib/chain/config";
 import { sendTransaction } from "@/lib/chain/sender";
 import { escrowCall } from "@/lib/escrow/chain";
-import { payClaimed } from "@/lib/settle/batch";
+import { payClaimed, releasesBusy } from "@/lib/settle/batch";
 import { reconcile } from "@/lib/settle/reconcile";
 import { drainReputationQueue } from "@/lib/settle/reputation";
 import { ownChainForFile } from "../helpers/chain-env";
@@ -60,8 +60,13 @@ describe("concurrent single settles in one process", () => {
 
     // All eight asked for in the same moment, as concurrent requests would.
     const waitUntil = Date.now() + 10_000;
-    const paid = await Promise.all(claimed.map((c) => payClaimed(db, c, { waitUntil })));
+    expect(releasesBusy(db)).toBe(false);
+    const paying = claimed.map((c) => payClaimed(db, c, { waitUntil }));
+    // Releases on their way: a settle claimed now skips estimating a release of its own.
+    expect(releasesBusy(db)).toBe(true);
+    const paid = await Promise.all(paying);
     expect(paid.map((s) => s.status)).toEqual(ids.map(() => "confirmed"));
+    await vi.waitFor(() => expect(releasesBusy(db)).toBe(false));
 
     const rows = await rowsOf(ids);
     const [first, ...rest] = rows;
