@@ -930,6 +930,12 @@ export const settlements = pgTable(
     /** Who holds the lease: a caller whose lease ran out cannot release its successor's. */
     leaseOwner: uuid("lease_owner"),
     reputationTxHash: text("reputation_tx_hash"),
+    /**
+     * A reputation drain holds the queued record until then (db/queries/reputation.ts): no
+     * other drain sends it meanwhile, so it is never both in one drain's batch and sent alone
+     * by another's (which the registry refuses as AlreadyRecorded).
+     */
+    reputationLeaseUntil: timestamp("reputation_lease_until", { withTimezone: true }),
     error: text("error"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

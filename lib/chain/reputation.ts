@@ -134,7 +134,8 @@ export async function readReputation(wallet: Address): Promise<Reputation> {
   };
 }
 
-async function registryState(registry: Address, ref: Hex) {
+/** `pending`: as the node's pool would leave it (what a gas estimate sees, on anvil). */
+async function registryState(registry: Address, ref: Hex, blockTag?: "pending") {
   const client = publicClient();
   try {
     const [recorded, attestor] = await Promise.all([
@@ -143,6 +144,7 @@ async function registryState(registry: Address, ref: Hex) {
         abi: reputationRegistryAbi,
         functionName: "isRecorded",
         args: [ref],
+        blockTag,
       }),
       client.readContract({
         address: registry,
@@ -220,8 +222,10 @@ export async function recordReputation(
       return done("recorded", ref, other ? await resumeTransaction(db, other) : null);
     }
     // The sender refuses a call that would revert: most likely another attempt got the
-    // record on-chain in the meantime (AlreadyRecorded). Then this is a success.
-    const recheck = await registryState(registry, ref).catch(() => null);
+    // record on-chain in the meantime (AlreadyRecorded), or has it in the node's pool — the
+    // estimate may see pending transactions. Then this is a success (the settlement keeps no
+    // hash until that transaction is mined and confirmed: the next drain finds it).
+    const recheck = await registryState(registry, ref, "pending").catch(() => null);
     if (recheck?.recorded)
       return done("already_recorded", ref, await recordedBy(db, registry, ref));
     throw err;

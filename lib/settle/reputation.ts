@@ -1,6 +1,10 @@
 import { after } from "next/server";
 import type { Db } from "@/db/client";
-import { listReputationQueue, setReputationTxHash } from "@/db/queries/reputation";
+import {
+  claimReputationQueue,
+  releaseReputationLease,
+  setReputationTxHash,
+} from "@/db/queries/reputation";
 import type { Settlement } from "@/db/schema";
 import { chainConfig } from "@/lib/chain/config";
 import { recordReputation, recordReputations } from "@/lib/chain/reputation";
@@ -11,6 +15,17 @@ import { log } from "@/lib/log";
 // is written from a durable queue — confirmed settlements whose reputation_tx_hash is still
 // null (partial index settlements_reputation_queue_idx) — drained right after the response
 // and by every reconcile run. The registry refuses a milestone twice, so retrying is safe.
+// A drain leases the records it takes (REPUTATION_LEASE_MS): another drain — reconcile's, or
+// another process's — skips them, so a record one drain carries in a batch is never sent
+// alone by another meanwhile (which the registry would refuse as AlreadyRecorded, after a
+// gas estimate, a signature and a nonce spent on it).
+
+/**
+ * How long a drain holds the records it took. Longer than a drain lasts (a batch's receipt
+ * wait, then the leftovers one by one); a drain that fails gives its failed records back at
+ * once, one that dies leaves them to a reconcile run after this.
+ */
+const REPUTATION_LEASE_MS = 10 * 60_000;
 
 export async function recordSettlementReputation(db: Db, s: Settlement): Promise<void> {
   if (s.status !== "confirmed" || s.reputationTxHash) return;
@@ -29,13 +44,29 @@ export type ReputationDrainReport = { recorded: number; failed: number };
 /**
  * Records the queued settlements in one batch; returns those left to record one by one: the
  * ones the batch (confirmed) did not write, or all of them when no batch could be sent. The
- * ones a batch in flight carries stay queued.
+ * ones a batch in flight carries stay queued. A batch found in flight that carries none of
+ * them (another drain's: one per registry at a time) is followed to its end, then they go
+ * in a batch of their own.
  */
 async function drainInBatch(
   db: Db,
   queued: Settlement[],
   report: ReputationDrainReport,
 ): Promise<Settlement[]> {
+  let left = queued;
+  for (let round = 0; round < 2 && left.length > 1; round++) {
+    const sent = await batchOnce(db, left, report);
+    if (sent.carriedOurs) return sent.left;
+    left = sent.left;
+  }
+  return left;
+}
+
+async function batchOnce(
+  db: Db,
+  queued: Settlement[],
+  report: ReputationDrainReport,
+): Promise<{ left: Settlement[]; carriedOurs: boolean }> {
   let batch: Awaited<ReturnType<typeof recordReputations>>;
   try {
     batch = await recordReputations(
@@ -49,7 +80,7 @@ async function drainInBatch(
     );
   } catch (err) {
     log.warn("reputation batch not sent; recording one by one", { size: queued.length, err });
-    return queued;
+    return { left: queued, carriedOurs: true };
   }
   const { transaction: tx, written, carried } = batch;
   const left: Settlement[] = [];
@@ -65,7 +96,7 @@ async function drainInBatch(
   // The batch's records, in one statement.
   if (tx?.hash) await setReputationTxHash(db, recorded, tx.hash);
   report.recorded += recorded.length;
-  return left;
+  return { left, carriedOurs: queued.some((s) => carried.has(s.milestoneId)) };
 }
 
 /**
@@ -73,8 +104,11 @@ async function drainInBatch(
  * one recordSettlements batch (recordReputations; one batch in flight per registry), then
  * whatever the batch did not write — skipped as already recorded, or no batch could be sent —
  * one by one, a few at a time (the sender gives each its own nonce). Records carried by a
- * batch still in flight stay queued for the next run. `settlementId` / `settlementIds` /
- * `dealId` narrow it to those settlements or one deal's. A record that fails stays queued.
+ * batch still in flight stay queued (and leased) for a later run. `settlementId` /
+ * `settlementIds` / `dealId` narrow it to those settlements or one deal's. It takes only the
+ * records no other drain holds, under a lease (claimReputationQueue): one another drain is
+ * writing is neither batched nor sent alone here. A record that fails stays queued, its lease
+ * given back.
  */
 export async function drainReputationQueue(
   db: Db,
@@ -86,15 +120,17 @@ export async function drainReputationQueue(
     parallel?: number;
   } = {},
 ): Promise<ReputationDrainReport> {
-  const listed = await listReputationQueue(db, {
+  const claimed = await claimReputationQueue(db, {
     chainId: chainConfig().chainId,
     settlementId: opts.settlementId,
     settlementIds: opts.settlementIds,
     dealId: opts.dealId,
     limit: opts.limit ?? 100,
+    ms: REPUTATION_LEASE_MS,
   });
   const report: ReputationDrainReport = { recorded: 0, failed: 0 };
-  const queued = listed.length > 1 ? await drainInBatch(db, listed, report) : listed;
+  const queued = claimed.length > 1 ? await drainInBatch(db, claimed, report) : claimed;
+  const failed: string[] = [];
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < queued.length; i = next++) {
@@ -104,6 +140,7 @@ export async function drainReputationQueue(
         report.recorded++;
       } catch (err) {
         report.failed++;
+        failed.push(s.id);
         log.warn("reputation not recorded yet; the next drain retries", {
           settlementId: s.id,
           err,
@@ -112,6 +149,13 @@ export async function drainReputationQueue(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, opts.parallel ?? 4) }, worker));
+  // The failed ones go back to the queue for the next drain. (Those a batch in flight
+  // carries stay leased: it is still writing them.)
+  const lease = claimed[0]?.reputationLeaseUntil;
+  if (failed.length && lease)
+    await releaseReputationLease(db, failed, lease).catch((err) =>
+      log.warn("reputation leases not given back; they end by themselves", { err }),
+    );
   return report;
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE "settlements" ADD COLUMN "reputation_lease_until" timestamp with time zone;

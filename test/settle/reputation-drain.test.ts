@@ -1,0 +1,189 @@
+import { and, eq, inArray, like } from "drizzle-orm";
+import { type Hex, parseEventLogs } from "viem";
+import { describe, expect, it } from "vitest";
+import { reputationRegistryAbi } from "@/contracts/artifacts";
+import { getDb } from "@/db/client";
+import { chainTransactions, type Settlement, settlements } from "@/db/schema";
+import { chainConfig, publicClient } from "@/lib/chain/config";
+import { milestoneRef, readReputation, recordReputation } from "@/lib/chain/reputation";
+import { drainReputationQueue } from "@/lib/settle/reputation";
+import { ownChainForFile } from "../helpers/chain-env";
+import { bulkSettle, deliveredMilestones } from "./fixtures";
+
+// The drains of the reputation queue (lib/settle/reputation.ts): two drains over the same
+// queue at once (reconcile's and the after-response one, two processes) never carry the same
+// record: the registry would refuse the second as AlreadyRecorded.
+// This file's own anvil: some tests hold its mining to keep a batch in flight.
+
+const chain = ownChainForFile();
+
+/** `count` milestones of one deal paid (their records queued, none drained: no request scope). */
+async function paidQueued(count: number) {
+  const { brand, wallet, ids } = await deliveredMilestones(count);
+  const res = await bulkSettle(brand, ids);
+  expect(res.body.results.map((r: { outcome: string }) => r.outcome)).toEqual(
+    ids.map(() => "paid"),
+  );
+  const rows = await rowsOf(ids);
+  expect(rows.map((r) => r.reputationTxHash)).toEqual(ids.map(() => null));
+  return { wallet, rows };
+}
+
+async function rowsOf(milestoneIds: string[]): Promise<Settlement[]> {
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(settlements)
+    .where(inArray(settlements.milestoneId, milestoneIds));
+  return milestoneIds.map((id) => rows.find((r) => r.milestoneId === id) as Settlement);
+}
+
+/** The registry's SettlementRecorded events for these milestones, in chain order. */
+async function recordedOnChain(milestoneIds: string[]) {
+  const registry = chainConfig().registry as Hex;
+  const logs = await publicClient().getLogs({ address: registry, fromBlock: 0n });
+  const refs = new Set(milestoneIds.map(milestoneRef));
+  return parseEventLogs({ abi: reputationRegistryAbi, logs, eventName: "SettlementRecorded" })
+    .filter((e) => refs.has(e.args.milestoneRef))
+    .map((e) => ({ ref: e.args.milestoneRef, hash: e.transactionHash }));
+}
+
+/** Our reputation transactions, batches and single records, that name these milestones. */
+async function reputationTransactions(milestoneIds: string[]) {
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(chainTransactions)
+    .where(like(chainTransactions.purpose, "reputation%"));
+  const needles = milestoneIds.map((id) => milestoneRef(id).slice(2));
+  return rows.filter((r) => needles.some((n) => r.data.includes(n) || r.purpose.includes(n)));
+}
+
+/** Resolves once a reputation batch carrying `milestoneId` is recorded (signed, in flight). */
+async function batchInFlight(milestoneId: string) {
+  const db = await getDb();
+  const needle = milestoneRef(milestoneId).slice(2);
+  for (let i = 0; i < 400; i++) {
+    const rows = await db
+      .select()
+      .from(chainTransactions)
+      .where(
+        and(
+          like(chainTransactions.purpose, "reputation-batch:%"),
+          eq(chainTransactions.status, "submitted"),
+        ),
+      );
+    const found = rows.find((r) => r.data.includes(needle));
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`no reputation batch carrying ${milestoneId} in flight`);
+}
+
+/** Resolves once a drain has taken these settlements' records (their lease is set). */
+async function leased(milestoneIds: string[]) {
+  for (let i = 0; i < 400; i++) {
+    const rows = await rowsOf(milestoneIds);
+    if (rows.every((r) => r.reputationLeaseUntil)) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error("the records were not taken by a drain");
+}
+
+/** Mines what waits in the pool and mines every transaction as it comes again. */
+async function mineAgain() {
+  await chain.rpc("evm_setAutomine", [true]);
+  await chain.rpc("evm_mine");
+}
+
+describe("reputation drains", () => {
+  it("two drains over the same queue at once: a record one carries in its batch is not sent by the other, alone or in a batch", {
+    timeout: 60_000,
+  }, async () => {
+    const { wallet, rows } = await paidQueued(3);
+    const ids = rows.map((r) => r.milestoneId);
+    const db = await getDb();
+    const dealId = rows[0]?.dealId as string;
+    await chain.rpc("evm_setAutomine", [false]);
+    let first: ReturnType<typeof drainReputationQueue>;
+    let others: Promise<Awaited<ReturnType<typeof drainReputationQueue>>[]>;
+    try {
+      // The after-response drain's batch is in flight…
+      first = drainReputationQueue(db, { settlementIds: rows.map((r) => r.id) });
+      await batchInFlight(ids[0] as string);
+      // …when reconcile drains the deal's queue, and another process one settlement of it.
+      others = Promise.all([
+        drainReputationQueue(db, { dealId }),
+        drainReputationQueue(db, { settlementId: rows[0]?.id }),
+      ]);
+      // Neither waits on the chain for them: the batch carries them.
+      expect(await others).toEqual([
+        { recorded: 0, failed: 0 },
+        { recorded: 0, failed: 0 },
+      ]);
+      // A record asked for outside the queue (no lease: a script, an operator) is refused by
+      // the gas estimate, which sees the batch in the node's pool: already recorded, not sent.
+      const s = rows[1] as Settlement;
+      const alone = await recordReputation(db, {
+        wallet,
+        scoreBps: s.scoreBps,
+        milestoneId: s.milestoneId,
+        amountUnits: s.amountUnits,
+      });
+      expect(alone).toMatchObject({ status: "already_recorded", txHash: null });
+    } finally {
+      await mineAgain();
+    }
+    expect(await first).toEqual({ recorded: 3, failed: 0 });
+
+    const after = await rowsOf(ids);
+    const hash = after[0]?.reputationTxHash;
+    expect(after.map((r) => r.reputationTxHash)).toEqual(ids.map(() => hash));
+    // Sent once: no record alone (refused or not), no second batch.
+    const txs = await reputationTransactions(ids);
+    expect(txs.map((t) => [t.purpose.split(":")[0], t.status, t.hash])).toEqual([
+      ["reputation-batch", "confirmed", hash],
+    ]);
+    expect((await recordedOnChain(ids)).map((e) => e.hash)).toEqual(ids.map(() => hash));
+    expect((await readReputation(wallet)).count).toBe(3);
+    // Nothing left: however often it runs, nothing more is sent.
+    expect(await drainReputationQueue(db, { dealId })).toEqual({ recorded: 0, failed: 0 });
+  });
+
+  it("a drain that finds another's batch in flight follows it, then sends its own records in a batch of their own", {
+    timeout: 60_000,
+  }, async () => {
+    const one = await paidQueued(2);
+    const two = await paidQueued(2);
+    const db = await getDb();
+    await chain.rpc("evm_setAutomine", [false]);
+    let first: ReturnType<typeof drainReputationQueue>;
+    let second: ReturnType<typeof drainReputationQueue>;
+    try {
+      first = drainReputationQueue(db, { dealId: one.rows[0]?.dealId });
+      await batchInFlight(one.rows[0]?.milestoneId as string);
+      // One batch in flight per registry: this drain, once it has taken its records, finds
+      // that one and waits for it first.
+      second = drainReputationQueue(db, { dealId: two.rows[0]?.dealId });
+      await leased(two.rows.map((r) => r.milestoneId));
+    } finally {
+      await mineAgain();
+    }
+    expect(await Promise.all([first, second])).toEqual([
+      { recorded: 2, failed: 0 },
+      { recorded: 2, failed: 0 },
+    ]);
+    const ids = two.rows.map((r) => r.milestoneId);
+    const after = await rowsOf(ids);
+    const hash = after[0]?.reputationTxHash;
+    expect(after.map((r) => r.reputationTxHash)).toEqual([hash, hash]);
+    expect(hash).not.toBe(
+      (await rowsOf([one.rows[0]?.milestoneId as string]))[0]?.reputationTxHash,
+    );
+    const txs = await reputationTransactions(ids);
+    expect(txs.map((t) => [t.purpose.split(":")[0], t.status, t.hash])).toEqual([
+      ["reputation-batch", "confirmed", hash],
+    ]);
+    expect((await recordedOnChain(ids)).map((e) => e.hash)).toEqual([hash, hash]);
+  });
+});
