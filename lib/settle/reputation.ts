@@ -162,10 +162,7 @@ export async function drainReputationQueue(
 /**
  * Records just-paid settlements' reputation after the response has been sent, when called
  * while serving a request (otherwise — a script, a test calling the library — it is left to
- * the queue, which reconcile drains). The drains of one process run one at a time: the
- * settlements paid while one runs are recorded together by the next (drainTogether), so
- * concurrent settles share a recordSettlements batch instead of each finding the registry's
- * one batch in flight taken and recording its own alone.
+ * the queue, which reconcile drains), through drainTogether.
  */
 export function recordReputationAfterResponse(db: Db, settlementIds: string | string[]): void {
   const ids = typeof settlementIds === "string" ? [settlementIds] : settlementIds;
@@ -180,15 +177,29 @@ export function recordReputationAfterResponse(db: Db, settlementIds: string | st
 /** At most this many settlements per drain (the registry takes up to 200 per batch). */
 const DRAIN_TOGETHER_MAX = 100;
 
-type Gathered = { ids: string[]; drained: Promise<void>; resolve: () => void };
-const drains = new WeakMap<Db, { running: boolean; next: Gathered[] }>();
+/**
+ * How long a drain gathers before it starts, from the first settlement that joined it. A
+ * drain costs about the same for one record as for a hundred (a gas estimate, a signature, a
+ * send, a receipt wait, a few statements): waiting lets concurrent and back-to-back settles —
+ * at a concurrency of one too — share one recordSettlements transaction. Records are not
+ * money and may lag. But after() keeps the function alive meanwhile, which a serverless host
+ * bills: keep it small.
+ */
+const REPUTATION_GATHER_MS = 200;
+
+type Gathered = { ids: string[]; since: number; drained: Promise<void>; resolve: () => void };
+type Drains = { running: boolean; timer?: ReturnType<typeof setTimeout>; next: Gathered[] };
+const drains = new WeakMap<Db, Drains>();
 
 /**
- * Drains these settlements' records with the others gathered while this process's previous
- * drain ran; resolves once a drain that included them has finished (a record that failed
- * stays queued for reconcile).
+ * Drains these settlements' records together with the others this process paid meanwhile:
+ * a drain starts REPUTATION_GATHER_MS after the first of its settlements joined it (at once
+ * when DRAIN_TOGETHER_MAX joined), and only once the previous drain finished — one at a time
+ * per process, so the settlements paid while one runs go together in the next, in one
+ * recordSettlements batch. Resolves once a drain that included them has finished (a record
+ * that failed stays queued for reconcile). The after() work of recordReputationAfterResponse.
  */
-function drainTogether(db: Db, ids: string[]): Promise<void> {
+export function drainTogether(db: Db, ids: string[]): Promise<void> {
   let state = drains.get(db);
   if (!state) {
     state = { running: false, next: [] };
@@ -202,7 +213,7 @@ function drainTogether(db: Db, ids: string[]): Promise<void> {
       const drained = new Promise<void>((r) => {
         resolve = r;
       });
-      last = { ids: [], drained, resolve };
+      last = { ids: [], since: Date.now(), drained, resolve };
       state.next.push(last);
     }
     last.ids.push(id);
@@ -212,18 +223,30 @@ function drainTogether(db: Db, ids: string[]): Promise<void> {
   return Promise.all(waits).then(() => undefined);
 }
 
-function runDrains(db: Db, state: { running: boolean; next: Gathered[] }): void {
-  const gathered = state.running ? undefined : state.next.shift();
-  if (!gathered) return;
+function runDrains(db: Db, state: Drains): void {
+  const first = state.next[0];
+  if (state.running || !first) return;
+  const wait =
+    first.ids.length >= DRAIN_TOGETHER_MAX ? 0 : first.since + REPUTATION_GATHER_MS - Date.now();
+  if (wait > 0) {
+    state.timer ??= setTimeout(() => {
+      state.timer = undefined;
+      runDrains(db, state);
+    }, wait);
+    return;
+  }
+  clearTimeout(state.timer);
+  state.timer = undefined;
+  state.next.shift();
   state.running = true;
-  const only = { settlementIds: gathered.ids, limit: gathered.ids.length };
+  const only = { settlementIds: first.ids, limit: first.ids.length };
   drainReputationQueue(db, only)
     .then(
       () => undefined,
       (err: unknown) => log.warn("reputation drain failed", { ...only, err }),
     )
     .finally(() => {
-      gathered.resolve();
+      first.resolve();
       state.running = false;
       runDrains(db, state);
     });

@@ -6,13 +6,14 @@ import { getDb } from "@/db/client";
 import { chainTransactions, type Settlement, settlements } from "@/db/schema";
 import { chainConfig, publicClient } from "@/lib/chain/config";
 import { milestoneRef, readReputation, recordReputation } from "@/lib/chain/reputation";
-import { drainReputationQueue } from "@/lib/settle/reputation";
+import { drainReputationQueue, drainTogether } from "@/lib/settle/reputation";
 import { ownChainForFile } from "../helpers/chain-env";
 import { bulkSettle, deliveredMilestones } from "./fixtures";
 
-// The drains of the reputation queue (lib/settle/reputation.ts): two drains over the same
-// queue at once (reconcile's and the after-response one, two processes) never carry the same
-// record: the registry would refuse the second as AlreadyRecorded.
+// The drains of the reputation queue (lib/settle/reputation.ts): the after-response drains of
+// one process gather what was paid close together into one recordSettlements batch, and two
+// drains over the same queue at once (reconcile's and the after-response one, two processes)
+// never carry the same record: the registry would refuse the second as AlreadyRecorded.
 // This file's own anvil: some tests hold its mining to keep a batch in flight.
 
 const chain = ownChainForFile();
@@ -97,6 +98,67 @@ async function mineAgain() {
 }
 
 describe("reputation drains", () => {
+  it("settlements paid close together, each scheduled on its own, are recorded in one recordSettlements transaction, each once", {
+    timeout: 60_000,
+  }, async () => {
+    const { wallet, rows } = await paidQueued(5);
+    const db = await getDb();
+    // As five settles answered back to back would: one drainTogether each, none awaited
+    // before the last is scheduled (the first drain is still gathering).
+    await Promise.all(rows.map((s) => drainTogether(db, [s.id])));
+
+    const after = await rowsOf(rows.map((r) => r.milestoneId));
+    const hashes = new Set(after.map((r) => r.reputationTxHash));
+    expect(hashes.size).toBe(1);
+    const txs = await reputationTransactions(rows.map((r) => r.milestoneId));
+    expect(txs.map((t) => [t.purpose.split(":")[0], t.status, t.hash])).toEqual([
+      ["reputation-batch", "confirmed", [...hashes][0]],
+    ]);
+    const events = await recordedOnChain(rows.map((r) => r.milestoneId));
+    expect(events).toHaveLength(5);
+    expect(new Set(events.map((e) => e.ref)).size).toBe(5);
+    expect(new Set(events.map((e) => e.hash))).toEqual(hashes);
+    expect((await readReputation(wallet)).count).toBe(5);
+  });
+
+  it("settlements scheduled while a drain runs are recorded together by the next one", {
+    timeout: 60_000,
+  }, async () => {
+    const { wallet, rows } = await paidQueued(4);
+    const [a, b, c, d] = rows as [Settlement, Settlement, Settlement, Settlement];
+    const db = await getDb();
+    await chain.rpc("evm_setAutomine", [false]);
+    let first: Promise<void>;
+    let next: Promise<unknown>;
+    try {
+      first = drainTogether(db, [a.id, b.id]);
+      // The first drain's batch is sent and waits to be mined: the drain is running.
+      const batch = await batchInFlight(a.milestoneId);
+      expect(batch.data).toContain(milestoneRef(b.milestoneId).slice(2));
+      next = Promise.all([drainTogether(db, [c.id]), drainTogether(db, [d.id])]);
+    } finally {
+      await mineAgain();
+    }
+    await Promise.all([first, next]);
+
+    const after = await rowsOf(rows.map((r) => r.milestoneId));
+    const [h1, h2] = [after[0]?.reputationTxHash, after[2]?.reputationTxHash];
+    expect(after.map((r) => r.reputationTxHash)).toEqual([h1, h1, h2, h2]);
+    expect(h1).not.toBe(h2);
+    const txs = await reputationTransactions(rows.map((r) => r.milestoneId));
+    expect(txs.map((t) => [t.purpose.split(":")[0], t.status]).sort()).toEqual([
+      ["reputation-batch", "confirmed"],
+      ["reputation-batch", "confirmed"],
+    ]);
+    const events = await recordedOnChain(rows.map((r) => r.milestoneId));
+    // Each once, by its own drain's batch (in a batch, in any order).
+    const byRef = (x: [Hex, unknown][]) => x.sort(([p], [q]) => p.localeCompare(q));
+    expect(byRef(events.map((e) => [e.ref, e.hash]))).toEqual(
+      byRef(after.map((r) => [milestoneRef(r.milestoneId), r.reputationTxHash])),
+    );
+    expect((await readReputation(wallet)).count).toBe(4);
+  });
+
   it("two drains over the same queue at once: a record one carries in its batch is not sent by the other, alone or in a batch", {
     timeout: 60_000,
   }, async () => {
