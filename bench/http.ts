@@ -14,6 +14,8 @@
 //              evm_setIntervalMining 2 as --block-time sets it), single settles, and bulk
 //              settles (POST /api/settle with milestoneIds: 20, 100 and 5 × 100 milestones in
 //              flight) when the server accepts them
+//   drift      why the raw baseline moves: raw transfers' CPU on anvil before and after the
+//              bench's deals (anvil's cost per block grows with the state it holds)
 //   instances  one `next start` against three behind the round-robin proxy of the
 //              multi-instance test (test/helpers/instances.ts), same database, same chain:
 //              settles/s, p95, each instance's database connections (pg_stat_activity by
@@ -985,7 +987,38 @@ const tripsSection = () =>
     },
   );
 
+/**
+ * Why the raw baseline moves within a run: raw transfers alone, several rounds in a row, then
+ * the same after the bench has made its deals (400 milestones' worth: funded escrows, their
+ * brands and creators). anvil's CPU per transfer stays flat over the rounds of transfers and
+ * grows once the chain holds the deals — in automine every transaction is a block, and anvil's
+ * cost per block grows with the state it holds, which a real chain's does not.
+ */
+const driftSection = () =>
+  runSection(
+    { instances: ["a"] },
+    "Raw transfers (c=20, 300 a round) on anvil automine, before and after the bench's deals",
+    async (w, r) => {
+      const raw = await rawSender(w.env);
+      // One at a time first, as warm() does: viem's nonce manager reads the account's nonce
+      // on first use, and 20 first uses at once can leave a gap the node never mines past.
+      for (let k = 0; k < WARM; k++) await raw();
+      const rounds = async (when: string) => {
+        for (let k = 1; k <= 3; k++) {
+          const m = await measure(w, 20, 300, 300, () => raw());
+          r.notes.push(
+            `${when}, round ${k}: ${fmt(m.perSecond, 0)} transfers/s, anvil ${fmt(m.cpu.anvil, 2)} ms and client ${fmt(m.cpu.bench, 2)} ms CPU per transfer; ${m.load}`,
+          );
+        }
+      };
+      await rounds("before the deals");
+      await w.fixtures.many(400);
+      await rounds("after 400 milestones' deals");
+    },
+  );
+
 const sections: Record<string, () => Promise<void>> = {
+  drift: driftSection,
   trips: tripsSection,
   http: httpSection,
   blocktime: blocktimeSection,

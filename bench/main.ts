@@ -11,6 +11,8 @@
 //   instances    bench/http.ts instances (one next start against three)
 //   trips        bench/http.ts trips (SQL statements, transactions, round trips and JSON-RPC
 //                requests next-server sends per settle, automine and --block-time 2)
+//   drift        bench/http.ts drift (raw transfers' CPU on anvil before and after the bench's
+//                deals: why the raw baseline moves within a run)
 // e.g. `npm run bench -- http blocktime`. Stops at the first section that fails.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -28,6 +30,7 @@ const sections: Record<string, string[]> = {
   blocktime: ["bench/http.ts", "blocktime"],
   instances: ["bench/http.ts", "instances"],
   trips: ["bench/http.ts", "trips"],
+  drift: ["bench/http.ts", "drift"],
 };
 
 const asked = process.argv.slice(2);
