@@ -329,15 +329,13 @@ class ReleaseGroups {
   }> = [];
   /** Groups whose transaction is being recorded. */
   private recording = 0;
-  /** Groups sent and not yet finished (recorded, broadcast, awaiting their receipt…). */
-  private inFlight = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly db: Db) {}
 
   /** Whether a settle claimed now would most likely be grouped with others (releasesBusy). */
   busy(): boolean {
-    return this.inFlight > 0 || this.queued.length > 0;
+    return this.recording > 0 || this.queued.length > 0;
   }
 
   add(item: Claimed & { waitUntil: number }): Promise<Settlement> {
@@ -363,7 +361,6 @@ class ReleaseGroups {
     const taken = this.queued.splice(0, RELEASES_PER_TX);
     if (taken.length === 0) return;
     this.recording++;
-    this.inFlight++;
     // The group waits for its receipt within the latest budget among its settles; one whose
     // budget ends well before that answers at its own (answerByBudget).
     const until = Math.max(...taken.map((q) => q.item.waitUntil));
@@ -384,11 +381,7 @@ class ReleaseGroups {
         until,
         { onRecorded: next, fresh: !taken.some((q) => q.waited), ownReputation: true },
       ),
-    )
-      .then(next)
-      .finally(() => {
-        this.inFlight--;
-      });
+    ).then(next);
     this.arm();
   }
 
@@ -453,11 +446,14 @@ function answerByBudget(
 const groups = new WeakMap<Db, ReleaseGroups>();
 
 /**
- * Whether this process has single settles' releases on their way (queued, or sent and not
- * finished): a settle claimed now would most likely be grouped with others, so estimating
- * its own release's gas ahead (settle.ts) would be a node call spent for nothing — at c=20,
- * about nine settles in ten went out in a group. One that goes alone after all is estimated
- * by the sender when it is recorded.
+ * Whether this process is recording a single settle's release, or has some queued behind one:
+ * a settle claimed now would most likely be queued and go out in a group, whose batch is
+ * estimated as a whole, so estimating its own release's gas ahead (settle.ts) would be a node
+ * call spent for nothing — at c=20 in automine, about nine settles in ten went out grouped.
+ * A group only waiting for its receipt does not count: a settle claimed then goes alone, and
+ * without its estimate ahead it would wait for one in series (a node round trip, on a chain
+ * with block times nearly every settle's). One that goes alone after all is estimated by the
+ * sender as it is recorded.
  */
 export function releasesBusy(db: Db): boolean {
   return groups.get(db)?.busy() ?? false;

@@ -62,7 +62,7 @@ describe("concurrent single settles in one process", () => {
     const waitUntil = Date.now() + 10_000;
     expect(releasesBusy(db)).toBe(false);
     const paying = claimed.map((c) => payClaimed(db, c, { waitUntil }));
-    // Releases on their way: a settle claimed now skips estimating a release of its own.
+    // A release being recorded: a settle claimed now skips estimating a release of its own.
     expect(releasesBusy(db)).toBe(true);
     const paid = await Promise.all(paying);
     expect(paid.map((s) => s.status)).toEqual(ids.map(() => "confirmed"));
