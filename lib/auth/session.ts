@@ -47,13 +47,14 @@ const SESSION_CACHE_MAX = 1000;
 
 /** The user id and session version in a token, or null when it is forged, expired or malformed. */
 export async function readSessionToken(token: string): Promise<SessionClaims | null> {
-  const secret = authSecret();
-  const hit = decoded.get(token);
-  if (hit && hit.secret === secret && Date.now() < hit.expiresAt) return hit.claims;
-  // Past its expiry (or another secret's): decrypted again, so it is answered exactly as
-  // decode() answers it (which allows its clock tolerance beyond exp).
-  if (hit) decoded.delete(token);
   try {
+    // Inside the try, as before the cache: a secret that cannot be read refuses the token.
+    const secret = authSecret();
+    const hit = decoded.get(token);
+    if (hit && hit.secret === secret && Date.now() < hit.expiresAt) return hit.claims;
+    // Past its expiry (or another secret's): decrypted again, so it is answered exactly as
+    // decode() answers it (which allows its clock tolerance beyond exp).
+    if (hit) decoded.delete(token);
     const payload = await decode({ token, secret });
     if (typeof payload?.sub !== "string") return null;
     const sv = payload.sv ?? 0;
