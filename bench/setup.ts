@@ -215,7 +215,10 @@ export async function benchMilestones(env: BenchEnv) {
       }),
       30_000,
     );
-    if (funded?.status !== "success") throw new Error("bench deal's funding failed");
+    if (funded?.status !== "success")
+      throw new Error(
+        `bench deal's funding failed: ${funded ? `${funded.status} in block ${funded.blockNumber}` : "no receipt in 30 s"}`,
+      );
     const [m] = await db
       .insert(milestones)
       .values({
