@@ -611,7 +611,6 @@ async function warm(
 ): Promise<string[]> {
   const ids = await w.fixtures.many(WARM);
   for (const id of ids) await settleOne(url, w.token, id);
-  // One at a time first: viem's nonce manager reads the account's nonce on first use.
   if (raw) for (let k = 0; k < WARM; k++) await raw();
   if (!concurrent || w.blockTime) return ids;
   const more = await w.fixtures.many(WARM_CONCURRENT);
@@ -1018,9 +1017,6 @@ const driftSection = () =>
     "Raw transfers (c=20, 300 a round) on anvil automine, before and after the bench's deals",
     async (w, r) => {
       const raw = await rawSender(w.env);
-      // One at a time first, as warm() does: viem's nonce manager reads the account's nonce
-      // on first use, and 20 first uses at once left a gap the node never mined past.
-      for (let k = 0; k < WARM; k++) await raw();
       const rounds = async (when: string) => {
         for (let k = 1; k <= 3; k++) {
           const m = await measure(w, 20, 300, 300, () => raw());

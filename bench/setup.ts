@@ -371,7 +371,7 @@ export async function rawSender(env: BenchEnv) {
   });
   if (minted.status !== "confirmed")
     throw new Error(`minting the raw sender's USDC: ${minted.status}`);
-  return async function rawTransfer() {
+  async function rawTransfer() {
     const hash = await wallet.sendTransaction({
       to: env.deployment.usdc,
       data: encodeFunctionData({
@@ -383,5 +383,9 @@ export async function rawSender(env: BenchEnv) {
     // The server's own receipt wait (lib/chain/sender pollReceipt), for a like-for-like wait.
     const r = await pollReceipt(hash, 60_000);
     if (r?.status !== "success") throw new Error("raw transfer failed");
-  };
+  }
+  // One first, alone: viem's nonce manager reads the account's nonce on first use, and many
+  // first uses at once left a gap the node never mined past (a bench section hung on it).
+  await rawTransfer();
+  return rawTransfer;
 }
